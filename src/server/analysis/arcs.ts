@@ -1,0 +1,102 @@
+import { fitArc, type ArcFit, type BallCandidate, type Track } from './ball-track';
+
+/** A piece of a track that follows one ballistic parabola (a free flight). */
+export interface Arc {
+  trackId: number;
+  points: BallCandidate[];
+  fit: ArcFit;
+  /** Median ball radius in pixels over the arc. */
+  r: number;
+  /** Gravity term normalised by the ball radius: c / r (frames⁻²). */
+  gNorm: number;
+  /** Frame and stabilised y of the highest point (smallest y). */
+  apexFrame: number;
+  apexY: number;
+  /** Mean appearance score of the points. */
+  score: number;
+}
+
+/** Expected c / r (px per frame² per px of ball radius) for real-time 30 fps video: ½·g / (ball radius 0.12 m) / 30². */
+export const GRAVITY_NORM_30FPS = (0.5 * 9.81) / 0.12 / 900;
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : 0;
+}
+
+/**
+ * Splits a track into maximal runs that each fit one parabola within a tolerance tied to the
+ * ball size. A rim or backboard contact, a catch or a bounce breaks the parabola, so each
+ * flight comes out as its own arc.
+ */
+export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
+  const pts = track.points;
+  const arcs: Arc[] = [];
+  let start = 0;
+  while (start <= pts.length - minPoints) {
+    let end = start + minPoints;
+    let fit = fitArc(pts.slice(start, end));
+    const tol = (p: BallCandidate[]) => Math.max(1.6, 0.45 * median(p.map((q) => q.r)));
+    if (!fit || fit.rms > tol(pts.slice(start, end))) {
+      start++;
+      continue;
+    }
+    while (end < pts.length) {
+      const cand = fitArc(pts.slice(start, end + 1));
+      if (!cand || cand.rms > tol(pts.slice(start, end + 1))) break;
+      const last = pts[end];
+      const t = last.frame - cand.t0;
+      const err = Math.hypot(last.x - (cand.d + cand.e * t), last.y - (cand.a + cand.b * t + cand.c * t * t));
+      if (err > 2.5 * tol(pts.slice(start, end + 1))) break;
+      fit = cand;
+      end++;
+    }
+    const seg = pts.slice(start, end);
+    const r = median(seg.map((q) => q.r));
+    let apexFrame = seg[0].frame;
+    let apexY = Infinity;
+    for (const p of seg) {
+      if (p.y < apexY) {
+        apexY = p.y;
+        apexFrame = p.frame;
+      }
+    }
+    arcs.push({
+      trackId: track.id,
+      points: seg,
+      fit: fit!,
+      r,
+      gNorm: fit!.c / Math.max(1, r),
+      apexFrame,
+      apexY,
+      score: seg.reduce((s, q) => s + q.score, 0) / seg.length,
+    });
+    start = end - 1;
+  }
+  return arcs;
+}
+
+/**
+ * Keeps arcs that look like a thrown ball: enough points, enough travel, downward
+ * acceleration compatible with gravity for a 1×–2.5× speed clip at the analysis rate.
+ */
+export function isFlightArc(a: Arc, fps: number): boolean {
+  const n = a.points.length;
+  if (n < 5) return false;
+  const first = a.points[0];
+  const last = a.points[n - 1];
+  const travel = Math.hypot(last.x - first.x, last.y - first.y);
+  if (travel < 5 * a.r) return false;
+  const rateScale = (30 / fps) ** 2;
+  const g = GRAVITY_NORM_30FPS * rateScale;
+  if (a.gNorm < 0.25 * g || a.gNorm > 9 * g) return false;
+  return a.score > 0.35;
+}
+
+/** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
+export function estimateTimeScale(arcs: Arc[], fps: number): number {
+  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
+  const v = arcs.filter((a) => a.points.length >= 8).map((a) => Math.sqrt(a.gNorm / g));
+  if (v.length === 0) return 1;
+  return Math.min(3, Math.max(0.7, median(v)));
+}

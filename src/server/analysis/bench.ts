@@ -1,0 +1,172 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ffmpegPath, runTool } from '../media/ffmpeg';
+import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
+import { analyseVideo } from './index';
+import { scoreClip, type ClipScore } from './scoring';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+interface Row {
+  set: string;
+  clip: string;
+  score: ClipScore;
+  duration: number;
+  wallS: number;
+  decodeS: number;
+  analysisRes: string;
+}
+
+/** Wall time of a bare `ffmpeg -i X -f null -` decode: the floor any analysis of the file pays. */
+async function bareDecodeSeconds(file: string): Promise<number> {
+  const t0 = performance.now();
+  await runTool(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-f', 'null', '-']);
+  return (performance.now() - t0) / 1000;
+}
+
+async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c: GroundTruthClip) => boolean): Promise<void> {
+  const gt = await loadGroundTruth(join(folder, 'ground_truth.json'));
+  for (const clip of gt.clips) {
+    if (filter && !filter(clip)) continue;
+    const file = join(folder, clip.file);
+    if (!existsSync(file)) {
+      console.log(`  (skipping ${clip.file}: file missing)`);
+      continue;
+    }
+    const t0 = performance.now();
+    const res = await analyseVideo(file, {});
+    const wallS = (performance.now() - t0) / 1000;
+    const decodeS = await bareDecodeSeconds(file);
+    const score = scoreClip(clip, res);
+    const row: Row = {
+      set,
+      clip: clip.file,
+      score,
+      duration: res.video.durationSeconds,
+      wallS,
+      decodeS,
+      analysisRes: res.stats ? `${res.stats.analysisWidth}x${res.stats.analysisHeight}@${Math.round(res.stats.analysisFps)}` : '',
+    };
+    rows.push(row);
+    printRow(row);
+  }
+}
+
+const pct = (n: number, d: number) => (d ? (n / d).toFixed(2) : ' n/a');
+
+function header(): void {
+  console.log(
+    [
+      'set'.padEnd(6),
+      'clip'.padEnd(44),
+      'true',
+      'det',
+      'tp',
+      'recall',
+      'prec',
+      'made',
+      'pts ',
+      'team',
+      'xRT ',
+      'xDecode',
+      'analysis',
+    ].join('  '),
+  );
+}
+
+function printRow(r: Row): void {
+  const s = r.score;
+  console.log(
+    [
+      r.set.padEnd(6),
+      r.clip.slice(-44).padEnd(44),
+      String(s.truth).padStart(4),
+      String(s.detected).padStart(3),
+      String(s.matched).padStart(2),
+      pct(s.matched, s.truth).padStart(6),
+      pct(s.matched, s.detected).padStart(4),
+      pct(s.madeCorrect, s.matched).padStart(4),
+      pct(s.pointsCorrect, s.pointsLabelled).padStart(4),
+      pct(s.teamCorrect, s.teamLabelled).padStart(4),
+      (r.duration / r.wallS).toFixed(1).padStart(4),
+      (r.wallS / r.decodeS).toFixed(2).padStart(7),
+      r.analysisRes,
+    ].join('  '),
+  );
+}
+
+function total(set: string, rows: Row[]): void {
+  const rs = rows.filter((r) => set === 'all' || r.set === set);
+  if (!rs.length) return;
+  const sum = (f: (s: ClipScore) => number) => rs.reduce((a, r) => a + f(r.score), 0);
+  const dur = rs.reduce((a, r) => a + r.duration, 0);
+  const wall = rs.reduce((a, r) => a + r.wallS, 0);
+  const dec = rs.reduce((a, r) => a + r.decodeS, 0);
+  console.log(
+    [
+      set.padEnd(6),
+      `TOTAL (${rs.length} clips, ${dur.toFixed(0)} s of video)`.padEnd(44),
+      String(sum((s) => s.truth)).padStart(4),
+      String(sum((s) => s.detected)).padStart(3),
+      String(sum((s) => s.matched)).padStart(2),
+      pct(sum((s) => s.matched), sum((s) => s.truth)).padStart(6),
+      pct(sum((s) => s.matched), sum((s) => s.detected)).padStart(4),
+      pct(sum((s) => s.madeCorrect), sum((s) => s.matched)).padStart(4),
+      pct(sum((s) => s.pointsCorrect), sum((s) => s.pointsLabelled)).padStart(4),
+      pct(sum((s) => s.teamCorrect), sum((s) => s.teamLabelled)).padStart(4),
+      (dur / wall).toFixed(1).padStart(4),
+      (wall / dec).toFixed(2).padStart(7),
+    ].join('  '),
+  );
+}
+
+async function syntheticFolder(): Promise<string | null> {
+  const synthEntry = join(repoRoot, 'src/server/analysis/synth/bench-set.ts');
+  if (!existsSync(synthEntry)) return null;
+  const mod = (await import(pathToFileURL(synthEntry).href)) as {
+    ensureBenchSet?: (dir: string) => Promise<string>;
+  };
+  if (!mod.ensureBenchSet) return null;
+  const dir = join(repoRoot, '.data/bench/synthetic');
+  await mkdir(dir, { recursive: true });
+  return mod.ensureBenchSet(dir);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const noSynth = args.includes('--no-synth');
+  const folders = args.filter((a) => !a.startsWith('--'));
+  if (folders.length === 0) folders.push(join(repoRoot, '../shared/footage'));
+  const rows: Row[] = [];
+  console.log('bench:analysis — shot recall/precision (rim-arrival match ≤ 1.0 s, one-to-one), made/missed accuracy on matched shots,');
+  console.log('points accuracy where labelled, scorer-team accuracy (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode.\n');
+  header();
+  if (!noSynth) {
+    const synth = await syntheticFolder().catch((err: unknown) => {
+      console.log(`  (synthetic set unavailable: ${err instanceof Error ? err.message : String(err)})`);
+      return null;
+    });
+    if (synth) await benchFolder('synth', synth, rows);
+    else console.log('  (synthetic generator not available: running on real footage only)');
+  }
+  for (const folder of folders) {
+    const gtPath = join(folder, 'ground_truth.json');
+    if (!existsSync(gtPath)) {
+      console.log(`  (skipping ${folder}: no ground_truth.json${existsSync(folder) ? '' : ' — folder absent'})`);
+      continue;
+    }
+    const videos = readdirSync(folder).filter((f) => /\.(mp4|mov|mkv|webm|avi)$/i.test(f));
+    if (!videos.length) continue;
+    await benchFolder('real', folder, rows);
+  }
+  console.log('');
+  total('synth', rows);
+  total('real', rows);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

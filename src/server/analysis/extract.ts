@@ -1,0 +1,103 @@
+import type { DecodeGeometry } from './decode';
+import { streamFrames } from './decode';
+import type { FrameFeatures } from './frame-features';
+import type { WorkerPool } from './pool';
+
+/** A full analysis frame kept for the hoop locator and player colour sampling. */
+export interface SampledFrame {
+  index: number;
+  t: number;
+  rgb: Uint8Array;
+}
+
+export interface ExtractResult {
+  features: FrameFeatures[];
+  samples: SampledFrame[];
+  frameCount: number;
+  timing: { decodeWaitMs: number; totalMs: number };
+}
+
+const RUN = 12;
+
+/**
+ * Streams a video through ffmpeg and the worker pool: frames are grouped into runs of
+ * consecutive frames (plus one context frame on each side) and each run is processed by one
+ * worker; at most two runs per worker are in flight, so memory stays bounded. A few frames
+ * are kept (about one per `sampleEvery` seconds, at most `maxSamples`) for the hoop locator.
+ */
+export async function extractFeatures(
+  path: string,
+  geo: DecodeGeometry,
+  pool: WorkerPool,
+  opts: {
+    durationSeconds: number;
+    sampleEvery?: number;
+    maxSamples?: number;
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+  },
+): Promise<ExtractResult> {
+  const t0 = performance.now();
+  const maxSamples = opts.maxSamples ?? 48;
+  const expected = Math.max(1, Math.round(opts.durationSeconds * geo.fps));
+  const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
+  const results: FrameFeatures[][] = [];
+  const samples: SampledFrame[] = [];
+  const inflight = new Set<Promise<void>>();
+  let window: Uint8Array[] = [];
+  let windowStart = 0;
+  let runNo = 0;
+  let waitMs = 0;
+  let done = 0;
+
+  const dispatch = (frames: Uint8Array[], firstIndex: number) => {
+    const slot = runNo++;
+    const p = pool
+      .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex })
+      .then((r) => {
+        results[slot] = r;
+        done += r.length;
+        opts.onProgress?.(Math.min(1, done / expected));
+      });
+    const tracked = p.finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
+  };
+
+  const frameCount = await streamFrames(
+    path,
+    geo,
+    async (rgb, index) => {
+      if (index % sampleStep === 0) {
+        samples.push({ index, t: index / geo.fps, rgb });
+      }
+      if (window.length === 0) {
+        window = [rgb, rgb];
+        windowStart = index;
+        return;
+      }
+      window.push(rgb);
+      if (window.length === RUN + 2) {
+        dispatch(window, windowStart);
+        const last2 = window.slice(-2);
+        window = last2;
+        windowStart = index;
+      }
+      while (inflight.size >= 2 * pool.size) {
+        const w0 = performance.now();
+        await Promise.race(inflight);
+        waitMs += performance.now() - w0;
+      }
+    },
+    opts.signal,
+  );
+  if (window.length >= 2) {
+    window.push(window[window.length - 1]);
+    dispatch(window, windowStart);
+  }
+  await Promise.all(inflight);
+  const features = results.flat();
+  while (samples.length > maxSamples) {
+    for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
+  }
+  return { features, samples, frameCount, timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 } };
+}

@@ -1,0 +1,414 @@
+/**
+ * Per-frame low-level features, computed in worker threads: camera shift, motion blobs with
+ * colour statistics, and a coarse motion grid. Pure typed-array code, no allocation per pixel.
+ */
+
+/** A connected region of moving pixels in one frame (analysis-resolution pixels). */
+export interface MotionBlob {
+  /** Centroid x, y. */
+  x: number;
+  y: number;
+  /** Number of moving pixels. */
+  area: number;
+  /** Bounding box, inclusive min and exclusive max. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Fraction of the blob's pixels with a basketball-like colour. */
+  ballColour: number;
+  /** Fraction of the blob's pixels that are skin-like (warm, bright, low saturation). */
+  skin: number;
+  /** Mean colour 0-255. */
+  r: number;
+  g: number;
+  b: number;
+}
+
+/** Everything the later stages need from one frame. */
+export interface FrameFeatures {
+  index: number;
+  /** Camera translation of this frame relative to the previous one (pixels): content at p in the previous frame is at p + shift here. */
+  dx: number;
+  dy: number;
+  /** Mean absolute residual of the shift match (colour sum units): high when the camera shakes or the scene changes. */
+  shiftResidual: number;
+  blobs: MotionBlob[];
+  /** Moving-pixel counts per GRID x GRID cell, row-major, `gridW` x `gridH`. */
+  motion: Uint16Array;
+  gridW: number;
+  gridH: number;
+}
+
+/** Side of one motion-grid cell in pixels. */
+export const GRID = 8;
+
+/** Block-averaged grey image used for the coarse camera-shift search. */
+export interface SmallGray {
+  data: Float32Array;
+  w: number;
+  h: number;
+}
+
+const SMALL = 4;
+
+/** Downsamples an RGB frame by 4 into grey (sum of channels), for cheap global matching. */
+export function smallGray(rgb: Uint8Array, width: number, height: number): SmallGray {
+  const w = Math.floor(width / SMALL);
+  const h = Math.floor(height / SMALL);
+  const data = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let yy = 0; yy < SMALL; yy += 2) {
+        let p = ((y * SMALL + yy) * width + x * SMALL) * 3;
+        for (let xx = 0; xx < SMALL; xx += 2, p += 6) s += rgb[p] + rgb[p + 1] + rgb[p + 2];
+      }
+      data[y * w + x] = s / 4;
+    }
+  }
+  return { data, w, h };
+}
+
+function smallSad(a: SmallGray, b: SmallGray, dx: number, dy: number): number {
+  const m = 3;
+  let s = 0;
+  let n = 0;
+  for (let y = m + Math.max(0, dy); y < a.h - m + Math.min(0, dy); y += 1) {
+    const rowB = y * b.w;
+    const rowA = (y - dy) * a.w;
+    for (let x = m + Math.max(0, dx); x < a.w - m + Math.min(0, dx); x += 2) {
+      s += Math.abs(b.data[rowB + x] - a.data[rowA + x - dx]);
+      n++;
+    }
+  }
+  return n ? s / n : Infinity;
+}
+
+function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number): number {
+  const m = 16;
+  let s = 0;
+  let n = 0;
+  for (let y = m; y < height - m; y += 6) {
+    const py = y - dy;
+    if (py < 0 || py >= height) continue;
+    for (let x = m; x < width - m; x += 6) {
+      const px = x - dx;
+      if (px < 0 || px >= width) continue;
+      const a = (y * width + x) * 3;
+      const b = (py * width + px) * 3;
+      s += Math.abs(cur[a] - prev[b]) + Math.abs(cur[a + 1] - prev[b + 1]) + Math.abs(cur[a + 2] - prev[b + 2]);
+      n++;
+    }
+  }
+  return n ? s / n : Infinity;
+}
+
+/**
+ * Estimates the integer camera translation between two frames: a hill-climb on 4× smaller grey
+ * images, then a ±2 px refinement at full resolution. Handheld clips drift a few pixels per
+ * frame, which is enough to turn plain frame differencing into noise.
+ */
+export function estimateShift(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  sPrev: SmallGray,
+  sCur: SmallGray,
+  width: number,
+  height: number,
+): { dx: number; dy: number; residual: number } {
+  let bx = 0;
+  let by = 0;
+  let bv = smallSad(sPrev, sCur, 0, 0);
+  for (let iter = 0; iter < 8; iter++) {
+    let moved = false;
+    const cx = bx;
+    const cy = by;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const v = smallSad(sPrev, sCur, cx + dx, cy + dy);
+        if (v < bv) {
+          bv = v;
+          bx = cx + dx;
+          by = cy + dy;
+          moved = true;
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  const R = bx === 0 && by === 0 ? 1 : 2;
+  let fb = { dx: 0, dy: 0, v: fullSad(prev, cur, width, height, 0, 0) };
+  for (let dy = by * SMALL - R; dy <= by * SMALL + R; dy++) {
+    for (let dx = bx * SMALL - R; dx <= bx * SMALL + R; dx++) {
+      if (!dx && !dy) continue;
+      const v = fullSad(prev, cur, width, height, dx, dy);
+      if (v < fb.v - 0.25) fb = { dx, dy, v };
+    }
+  }
+  return { dx: fb.dx, dy: fb.dy, residual: fb.v };
+}
+
+/**
+ * Basketball-like colour test on one RGB pixel: orange to brown, and the purple-grey the ball
+ * takes against a bright sky (hue ≈ 290°–45°, some saturation, not blown out).
+ */
+export function isBallColour(r: number, g: number, b: number): boolean {
+  const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+  const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+  if (max < 40 || min > 235) return false;
+  const d = max - min;
+  if (d < 0.14 * max || d < 14) return false;
+  if (max === r) {
+    // Hue in (-60°, 60°): orange/red/brown when green ≥ blue, magenta-ish otherwise.
+    if (g >= b) return (g - b) / d < 0.78;
+    return (b - g) / d < 0.55;
+  }
+  if (max === b) {
+    // Purple: hue 270°-300° when red is close to blue.
+    return r - g > 0.55 * d;
+  }
+  return false;
+}
+
+function isSkin(r: number, g: number, b: number): boolean {
+  return r > 95 && g > 40 && b > 20 && r > g && r > b && r - Math.min(g, b) > 15 && Math.abs(r - g) > 12 && r - b < 120 && g - b > 5;
+}
+
+/** Reusable scratch buffers, one set per worker (motion is computed on every second pixel). */
+export interface Scratch {
+  /** Half-resolution moving-pixel mask. */
+  mask: Uint8Array;
+  labels: Int32Array;
+  /** Indices of set mask pixels, in scan order; `count` of them are valid. */
+  list: Int32Array;
+  count: number;
+  mw: number;
+  mh: number;
+}
+
+/** Allocates scratch buffers for a frame size. */
+export function makeScratch(width: number, height: number): Scratch {
+  const mw = width >> 1;
+  const mh = height >> 1;
+  return { mask: new Uint8Array(mw * mh), labels: new Int32Array(mw * mh), list: new Int32Array(mw * mh), count: 0, mw, mh };
+}
+
+/**
+ * Marks moving pixels by three-frame differencing with camera compensation, on every second
+ * pixel: a pixel moves when it differs both from the previous and from the next frame (after
+ * shifting each by the estimated camera motion). Returns the threshold used.
+ */
+export function motionMask(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  next: Uint8Array,
+  width: number,
+  height: number,
+  sp: { dx: number; dy: number },
+  sn: { dx: number; dy: number },
+  sc: Scratch,
+): number {
+  let acc = 0;
+  let cnt = 0;
+  for (let y = 8; y < height - 8; y += 7) {
+    for (let x = 8; x < width - 8; x += 7) {
+      const a = (y * width + x) * 3;
+      const py = Math.min(height - 1, Math.max(0, y - sp.dy));
+      const px = Math.min(width - 1, Math.max(0, x - sp.dx));
+      const b = (py * width + px) * 3;
+      acc += Math.abs(cur[a] - prev[b]) + Math.abs(cur[a + 1] - prev[b + 1]) + Math.abs(cur[a + 2] - prev[b + 2]);
+      cnt++;
+    }
+  }
+  const noise = cnt ? acc / cnt : 0;
+  const T = Math.max(40, Math.min(120, 4 * noise));
+  const { mask, list, mw, mh } = sc;
+  for (let k = 0; k < sc.count; k++) mask[list[k]] = 0;
+  let count = 0;
+  const xs = Math.max(2, sp.dx, -sn.dx);
+  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
+  const mxs = (xs + 1) >> 1;
+  const mxe = Math.min(mw, (xe + 1) >> 1);
+  for (let my = 1; my < mh - 1; my++) {
+    const y = my * 2;
+    const py = y - sp.dy;
+    const ny = y + sn.dy;
+    if (py < 0 || py >= height || ny < 0 || ny >= height) continue;
+    for (let mx = mxs; mx < mxe; mx++) {
+      const x = mx * 2;
+      const a = (y * width + x) * 3;
+      const b = (py * width + x - sp.dx) * 3;
+      const r = cur[a];
+      const g = cur[a + 1];
+      const bl = cur[a + 2];
+      const d1 = Math.abs(r - prev[b]) + Math.abs(g - prev[b + 1]) + Math.abs(bl - prev[b + 2]);
+      if (d1 <= T) continue;
+      const c = (ny * width + x + sn.dx) * 3;
+      const d2 = Math.abs(r - next[c]) + Math.abs(g - next[c + 1]) + Math.abs(bl - next[c + 2]);
+      if (d2 <= T) continue;
+      const o = my * mw + mx;
+      mask[o] = 1;
+      list[count++] = o;
+    }
+  }
+  sc.count = count;
+  return T;
+}
+
+/**
+ * Labels 8-connected components of the half-resolution motion mask with union-find (visiting
+ * only the listed moving pixels) and returns per-component statistics in full-resolution
+ * pixels (area, bounding box, centroid, colour fractions). Also fills the coarse motion grid.
+ */
+export function extractBlobs(
+  sc: Scratch,
+  rgb: Uint8Array,
+  width: number,
+  grid: Uint16Array,
+  gridW: number,
+  maxBlobs = 160,
+): MotionBlob[] {
+  const { mask, labels, list, count, mw } = sc;
+  const parent: number[] = [0];
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  const union = (a: number, b: number): number => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb) return ra;
+    if (ra < rb) {
+      parent[rb] = ra;
+      return ra;
+    }
+    parent[ra] = rb;
+    return rb;
+  };
+  const half = GRID >> 1;
+  for (let k = 0; k < count; k++) {
+    const i = list[k];
+    const y = (i / mw) | 0;
+    const x = i - y * mw;
+    grid[((y / half) | 0) * gridW + ((x / half) | 0)]++;
+    let l = 0;
+    if (x > 0 && mask[i - 1]) l = labels[i - 1];
+    if (y > 0) {
+      const up = i - mw;
+      if (mask[up]) l = l ? union(l, labels[up]) : labels[up];
+      if (x > 0 && mask[up - 1]) l = l ? union(l, labels[up - 1]) : labels[up - 1];
+      if (x < mw - 1 && mask[up + 1]) l = l ? union(l, labels[up + 1]) : labels[up + 1];
+    }
+    if (!l) {
+      l = parent.length;
+      parent.push(l);
+    }
+    labels[i] = l;
+  }
+  const n = parent.length;
+  if (n <= 1) return [];
+  const idx = new Int32Array(n);
+  let m = 0;
+  for (let i = 1; i < n; i++) if (find(i) === i) idx[i] = m++;
+  const area = new Float64Array(m);
+  const sx = new Float64Array(m);
+  const sy = new Float64Array(m);
+  const x0 = new Int32Array(m).fill(1 << 30);
+  const y0 = new Int32Array(m).fill(1 << 30);
+  const x1 = new Int32Array(m);
+  const y1 = new Int32Array(m);
+  const bc = new Float64Array(m);
+  const sk = new Float64Array(m);
+  const sr = new Float64Array(m);
+  const sg = new Float64Array(m);
+  const sb = new Float64Array(m);
+  for (let j = 0; j < count; j++) {
+    const i = list[j];
+    const y = (i / mw) | 0;
+    const x = i - y * mw;
+    const k = idx[find(labels[i])];
+    area[k]++;
+    sx[k] += x;
+    sy[k] += y;
+    if (x < x0[k]) x0[k] = x;
+    if (y < y0[k]) y0[k] = y;
+    if (x >= x1[k]) x1[k] = x + 1;
+    if (y >= y1[k]) y1[k] = y + 1;
+    const p = (y * 2 * width + x * 2) * 3;
+    const r = rgb[p];
+    const g = rgb[p + 1];
+    const b = rgb[p + 2];
+    sr[k] += r;
+    sg[k] += g;
+    sb[k] += b;
+    if (isBallColour(r, g, b)) bc[k]++;
+    if (isSkin(r, g, b)) sk[k]++;
+  }
+  const blobs: MotionBlob[] = [];
+  for (let k = 0; k < m; k++) {
+    const a = area[k];
+    blobs.push({
+      x: (sx[k] / a) * 2 + 0.5,
+      y: (sy[k] / a) * 2 + 0.5,
+      area: a * 4,
+      x0: x0[k] * 2,
+      y0: y0[k] * 2,
+      x1: x1[k] * 2,
+      y1: y1[k] * 2,
+      ballColour: bc[k] / a,
+      skin: sk[k] / a,
+      r: sr[k] / a,
+      g: sg[k] / a,
+      b: sb[k] / a,
+    });
+  }
+  blobs.sort((p, q) => q.area - p.area);
+  return blobs.length > maxBlobs ? blobs.slice(0, maxBlobs) : blobs;
+}
+
+/**
+ * Computes the features of every inner frame of a run of consecutive frames. `frames[0]` and the
+ * last entry are context only (pass null-free neighbours; at the video ends the caller repeats
+ * the edge frame). Returns features for frames[1..n-2], indexed from `firstIndex`.
+ */
+export function computeRun(
+  frames: Uint8Array[],
+  width: number,
+  height: number,
+  firstIndex: number,
+  scratch: Scratch,
+): FrameFeatures[] {
+  const smalls = frames.map((f) => smallGray(f, width, height));
+  const shifts: Array<{ dx: number; dy: number; residual: number }> = [{ dx: 0, dy: 0, residual: 0 }];
+  for (let i = 1; i < frames.length; i++) {
+    shifts.push(
+      frames[i] === frames[i - 1]
+        ? { dx: 0, dy: 0, residual: 0 }
+        : estimateShift(frames[i - 1], frames[i], smalls[i - 1], smalls[i], width, height),
+    );
+  }
+  const gridW = Math.ceil(width / GRID);
+  const gridH = Math.ceil(height / GRID);
+  const out: FrameFeatures[] = [];
+  for (let i = 1; i < frames.length - 1; i++) {
+    const grid = new Uint16Array(gridW * gridH);
+    motionMask(frames[i - 1], frames[i], frames[i + 1], width, height, shifts[i], shifts[i + 1], scratch);
+    const blobs = extractBlobs(scratch, frames[i], width, grid, gridW);
+    out.push({
+      index: firstIndex + i - 1,
+      dx: shifts[i].dx,
+      dy: shifts[i].dy,
+      shiftResidual: shifts[i].residual,
+      blobs,
+      motion: grid,
+      gridW,
+      gridH,
+    });
+  }
+  return out;
+}

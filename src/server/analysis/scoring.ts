@@ -1,0 +1,87 @@
+import { RIM_ARRIVAL_MATCH_TOLERANCE_S, type GroundTruthClip } from './ground-truth';
+import type { AnalysisResult, ClusterRecord, ShotAction } from './types';
+
+/** Per-clip benchmark counts. */
+export interface ClipScore {
+  truth: number;
+  detected: number;
+  matched: number;
+  madeCorrect: number;
+  pointsLabelled: number;
+  pointsCorrect: number;
+  teamLabelled: number;
+  teamCorrect: number;
+  /** Pairs (truth index, detection index). */
+  pairs: Array<[number, number]>;
+}
+
+/**
+ * One-to-one matching of detected shots to true shots on rim-arrival time (≤ 1.0 s apart),
+ * closest pairs first, as the footage README prescribes.
+ */
+export function matchShots(truthRimT: number[], detRimT: number[], tol = RIM_ARRIVAL_MATCH_TOLERANCE_S): Array<[number, number]> {
+  const cand: Array<[number, number, number]> = [];
+  truthRimT.forEach((t, i) =>
+    detRimT.forEach((d, j) => {
+      const dt = Math.abs(t - d);
+      if (dt <= tol) cand.push([dt, i, j]);
+    }),
+  );
+  cand.sort((a, b) => a[0] - b[0]);
+  const ti = new Set<number>();
+  const dj = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  for (const [, i, j] of cand) {
+    if (ti.has(i) || dj.has(j)) continue;
+    ti.add(i);
+    dj.add(j);
+    pairs.push([i, j]);
+  }
+  return pairs.sort((a, b) => a[0] - b[0]);
+}
+
+/**
+ * Scores one analysis result against a ground-truth clip: detection counts, made/missed on
+ * matched shots, points where the truth has them, and the shooter's team where the truth names
+ * it (the shooter track's team must equal the true team, up to a global swap of team labels).
+ */
+export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore {
+  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const pairs = matchShots(
+    clip.attempts.map((a) => a.rim_arrival_s),
+    shots.map((s) => s.rim_t),
+  );
+  const teamOf = new Map<number, ClusterRecord['team']>(res.clusters.map((c) => [c.track_id, c.team]));
+  let madeCorrect = 0;
+  let pointsLabelled = 0;
+  let pointsCorrect = 0;
+  let teamLabelled = 0;
+  let teamSame = 0;
+  let teamSwapped = 0;
+  for (const [i, j] of pairs) {
+    const t = clip.attempts[i];
+    const d = shots[j];
+    if (d.made === t.made) madeCorrect++;
+    if (t.points !== undefined) {
+      pointsLabelled++;
+      if (d.points === t.points) pointsCorrect++;
+    }
+    if (t.shooter) {
+      teamLabelled++;
+      const team = d.shooter_track === null ? null : (teamOf.get(d.shooter_track) ?? null);
+      if (team !== null && team === t.shooter.team) teamSame++;
+      if (team !== null && team === 1 - t.shooter.team) teamSwapped++;
+    }
+  }
+  return {
+    truth: clip.attempts.length,
+    detected: shots.length,
+    matched: pairs.length,
+    madeCorrect,
+    pointsLabelled,
+    pointsCorrect,
+    teamLabelled,
+    teamCorrect: Math.max(teamSame, teamSwapped),
+    pairs,
+  };
+}

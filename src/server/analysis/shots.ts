@@ -1,0 +1,237 @@
+import type { Arc } from './arcs';
+import type { BallCandidate } from './ball-track';
+import type { HoopEstimate } from './hoop-locate';
+
+/** A detected shot attempt, in frames and stabilised pixels. */
+export interface ShotDetection {
+  /** The arc that carried the ball to the hoop. */
+  arc: Arc;
+  releaseFrame: number;
+  rimFrame: number;
+  endFrame: number;
+  /** Ball position at release (stabilised px). */
+  releaseX: number;
+  releaseY: number;
+  made: boolean | null;
+  /** 0-1 confidence in `made`. */
+  madeConfidence: number;
+  kind: ShotKindGuess;
+  /** 0-1 confidence that this is a shot attempt at all. */
+  confidence: number;
+  /** Evidence used for the make decision, kept for debugging and tests. */
+  evidence: MakeEvidence;
+}
+
+export type ShotKindGuess = 'swish' | 'rim_in' | 'bank_in' | 'rim_out' | 'bank_out' | 'air_ball' | 'unknown';
+
+/** Measurements of what the ball did after reaching the rim. */
+export interface MakeEvidence {
+  /** Ball seen below the rim inside the rim span, falling (count of frames). */
+  throughFrames: number;
+  /** Ball seen outside the rim span or bouncing back up (count of frames). */
+  outFrames: number;
+  /** An exit arc was found. */
+  exit: 'down-through' | 'up' | 'sideways' | 'none';
+  /** Exit arc's horizontal / vertical travel ratio. */
+  exitSlope: number;
+  /** The incoming arc extrapolated through the rim plane lands inside the rim (fraction of half-width, 0 = centre). */
+  entryOffset: number;
+  /** The ball hit something (arc ended before reaching the rim plane). */
+  contact: boolean;
+  /** Time between rim arrival and the ball leaving downward (frames). */
+  dwellFrames: number;
+}
+
+function vyAt(a: Arc, frame: number): number {
+  return a.fit.b + 2 * a.fit.c * (frame - a.fit.t0);
+}
+
+function posAt(a: Arc, frame: number): { x: number; y: number } {
+  const t = frame - a.fit.t0;
+  return { x: a.fit.d + a.fit.e * t, y: a.fit.a + a.fit.b * t + a.fit.c * t * t };
+}
+
+/**
+ * Finds shot attempts at a hoop: a free flight that rose above the rim level and comes down
+ * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
+ * rebounds, not shots. Attempts closer than the minimum spacing are merged.
+ */
+export function detectShots(
+  arcs: Arc[],
+  hoop: HoopEstimate,
+  candidates: BallCandidate[][],
+  fps: number,
+  timeScale: number,
+): ShotDetection[] {
+  const w = hoop.w;
+  const shots: ShotDetection[] = [];
+  const sorted = [...arcs].sort((a, b) => a.points[0].frame - b.points[0].frame);
+  for (const a of sorted) {
+    const p = a.points;
+    const first = p[0];
+    const last = p[p.length - 1];
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w) continue;
+    if (a.apexY > hoop.y - 0.15 * w) continue;
+    if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
+    let rimFrame = -1;
+    let closest = Infinity;
+    let closestFrame = last.frame;
+    for (const q of p) {
+      if (q.frame < a.apexFrame) continue;
+      const dx = (q.x - hoop.x) / w;
+      const dy = (q.y - hoop.y) / w;
+      const d = Math.hypot(dx, dy * 1.3);
+      if (d < closest) {
+        closest = d;
+        closestFrame = q.frame;
+      }
+      if (rimFrame < 0 && Math.abs(dx) < 1.0 && dy > -0.9 && dy < 0.6) rimFrame = q.frame;
+    }
+    const endVy = vyAt(a, last.frame);
+    const endNear = Math.abs(last.x - hoop.x) < 1.6 * w && last.y > hoop.y - 1.6 * w && last.y < hoop.y + 1.0 * w;
+    if (rimFrame < 0) {
+      if (endNear && endVy > 0) rimFrame = last.frame;
+      else if (closest < 1.3) rimFrame = closestFrame;
+      else continue;
+    }
+    const rise = first.y - a.apexY;
+    if (rise < 1.5 * a.r && first.frame !== p[0].frame) continue;
+    shots.push({
+      arc: a,
+      releaseFrame: first.frame,
+      rimFrame,
+      endFrame: rimFrame,
+      releaseX: first.x,
+      releaseY: first.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: Math.min(1, (p.length / 10) * a.score),
+      evidence: {
+        throughFrames: 0,
+        outFrames: 0,
+        exit: 'none',
+        exitSlope: 0,
+        entryOffset: NaN,
+        contact: false,
+        dwellFrames: 0,
+      },
+    });
+  }
+  const minGap = Math.round((1.2 / timeScale) * fps);
+  const merged: ShotDetection[] = [];
+  for (const s of shots) {
+    const prev = merged[merged.length - 1];
+    if (prev && s.rimFrame - prev.rimFrame < minGap) {
+      if (s.arc.points.length * s.arc.score > prev.arc.points.length * prev.arc.score) {
+        s.releaseFrame = Math.min(s.releaseFrame, prev.releaseFrame);
+        merged[merged.length - 1] = s;
+      }
+      continue;
+    }
+    merged.push(s);
+  }
+  for (const s of merged) classifyMake(s, arcs, hoop, candidates, fps, timeScale);
+  return merged;
+}
+
+/**
+ * Decides made/missed from what the ball does after it reaches the rim. A made ball shows up
+ * below the rim inside the rim span and leaves the net falling with little sideways speed; a
+ * miss bounces back up, leaves sideways or falls outside the rim span. When the ball is lost,
+ * the incoming arc's extrapolation through the rim plane decides, with low confidence.
+ */
+export function classifyMake(
+  s: ShotDetection,
+  arcs: Arc[],
+  hoop: HoopEstimate,
+  candidates: BallCandidate[][],
+  fps: number,
+  timeScale: number,
+): void {
+  const w = hoop.w;
+  const a = s.arc;
+  const win = Math.round((0.9 / timeScale) * fps);
+  const ev = s.evidence;
+  const last = a.points[a.points.length - 1];
+  ev.contact = last.y < hoop.y + 0.3 * w && Math.abs(last.x - hoop.x) < 1.5 * w;
+  const c = a.fit.c;
+  const b = a.fit.b;
+  const aa = a.fit.a - hoop.y;
+  const disc = b * b - 4 * c * aa;
+  if (c > 0 && disc >= 0) {
+    const t = (-b + Math.sqrt(disc)) / (2 * c);
+    const x = a.fit.d + a.fit.e * t;
+    ev.entryOffset = (x - hoop.x) / (w / 2);
+  }
+  let bestExit: Arc | null = null;
+  for (const e of arcs) {
+    if (e === a) continue;
+    const f0 = e.points[0].frame;
+    if (f0 < s.rimFrame - 2 || f0 > s.rimFrame + win) continue;
+    const p0 = e.points[0];
+    if (Math.abs(p0.x - hoop.x) > 1.4 * w || p0.y < hoop.y - 1.5 * w || p0.y > hoop.y + 1.6 * w) continue;
+    if (!bestExit || f0 < bestExit.points[0].frame) bestExit = e;
+  }
+  let through = 0;
+  let out = 0;
+  const start = s.rimFrame;
+  const end = Math.min(candidates.length - 1, s.rimFrame + win);
+  for (let f = start; f <= end; f++) {
+    for (const q of candidates[f]) {
+      if (q.score < 0.35 || q.r < 0.5 * hoop.ballR || q.r > 1.8 * hoop.ballR) continue;
+      const dx = (q.x - hoop.x) / w;
+      const dy = (q.y - hoop.y) / w;
+      if (Math.abs(dx) < 0.45 && dy > 0.3 && dy < 1.6) through++;
+      else if (Math.abs(dx) > 0.9 && Math.abs(dx) < 2.5 && dy > -1.5 && dy < 1.5) out++;
+    }
+  }
+  ev.throughFrames = through;
+  ev.outFrames = out;
+  let made: boolean | null = null;
+  let conf = 0.5;
+  if (bestExit) {
+    const e = bestExit;
+    const p0 = e.points[0];
+    const pl = e.points[Math.min(e.points.length - 1, Math.round(0.35 * fps / timeScale))];
+    const vy0 = vyAt(e, p0.frame);
+    const dy = pl.y - p0.y;
+    const dxx = pl.x - p0.x;
+    ev.exitSlope = Math.abs(dxx) / Math.max(1, Math.abs(dy));
+    ev.dwellFrames = p0.frame - s.rimFrame;
+    const goesUp = e.apexY < p0.y - 0.6 * e.r || vy0 < -0.5 * e.r * timeScale;
+    const inside = Math.abs(p0.x - hoop.x) < 0.6 * w;
+    if (goesUp) {
+      ev.exit = 'up';
+      made = false;
+      conf = 0.75;
+    } else if (inside && ev.exitSlope < 0.42 && p0.y > hoop.y - 0.3 * w) {
+      ev.exit = 'down-through';
+      made = true;
+      conf = 0.75;
+    } else {
+      ev.exit = 'sideways';
+      made = false;
+      conf = 0.6;
+    }
+  }
+  if (made === null) {
+    if (through >= 2 && through > out) {
+      made = true;
+      conf = 0.6;
+    } else if (out >= 2) {
+      made = false;
+      conf = 0.55;
+    } else if (!Number.isNaN(ev.entryOffset)) {
+      made = Math.abs(ev.entryOffset) < 0.6;
+      conf = 0.5;
+    }
+  }
+  s.made = made;
+  s.madeConfidence = conf;
+  const endAt = bestExit ? bestExit.points[Math.min(bestExit.points.length - 1, 6)].frame : s.rimFrame + Math.round(win / 2);
+  s.endFrame = Math.max(s.rimFrame, endAt);
+  if (made === true) s.kind = ev.contact && ev.dwellFrames > 0.25 * fps / timeScale ? 'rim_in' : 'swish';
+  else if (made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
+  void posAt;
+}

@@ -1,0 +1,28 @@
+import { parentPort } from 'node:worker_threads';
+import { computeRun, makeScratch, type Scratch } from './frame-features';
+import { runTask, type WorkerTask } from './worker-tasks';
+
+let scratch: Scratch | null = null;
+let scratchKey = '';
+
+parentPort?.on('message', (msg: { id: number; task: WorkerTask }) => {
+  try {
+    const { task } = msg;
+    if (task.kind === 'frames') {
+      const key = `${task.width}x${task.height}`;
+      if (!scratch || key !== scratchKey) {
+        scratch = makeScratch(task.width, task.height);
+        scratchKey = key;
+      }
+      const result = computeRun(task.frames, task.width, task.height, task.firstIndex, scratch);
+      parentPort?.postMessage({ id: msg.id, ok: true, result });
+      return;
+    }
+    Promise.resolve(runTask(task)).then(
+      (result) => parentPort?.postMessage({ id: msg.id, ok: true, result }),
+      (err: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: String((err as Error)?.stack ?? err) }),
+    );
+  } catch (err) {
+    parentPort?.postMessage({ id: msg.id, ok: false, error: String((err as Error)?.stack ?? err) });
+  }
+});
