@@ -4,6 +4,8 @@ import { fitArc, type ArcFit, type BallCandidate, type Track } from './ball-trac
 export interface Arc {
   trackId: number;
   points: BallCandidate[];
+  /** All points of the track the arc was cut from. */
+  trackPoints: BallCandidate[];
   fit: ArcFit;
   /** Median ball radius in pixels over the arc. */
   r: number;
@@ -36,7 +38,7 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
   while (start <= pts.length - minPoints) {
     let end = start + minPoints;
     let fit = fitArc(pts.slice(start, end));
-    const tol = (p: BallCandidate[]) => Math.max(1.6, 0.45 * median(p.map((q) => q.r)));
+    const tol = (p: BallCandidate[]) => Math.max(1.6, 0.55 * median(p.map((q) => q.r)));
     if (!fit || fit.rms > tol(pts.slice(start, end))) {
       start++;
       continue;
@@ -64,6 +66,7 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
     arcs.push({
       trackId: track.id,
       points: seg,
+      trackPoints: pts,
       fit: fit!,
       r,
       gNorm: fit!.c / Math.max(1, r),
@@ -80,23 +83,55 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
  * Keeps arcs that look like a thrown ball: enough points, enough travel, downward
  * acceleration compatible with gravity for a 1×–2.5× speed clip at the analysis rate.
  */
-export function isFlightArc(a: Arc, fps: number): boolean {
+export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: number }): boolean {
   const n = a.points.length;
   if (n < 5) return false;
   const first = a.points[0];
   const last = a.points[n - 1];
   const travel = Math.hypot(last.x - first.x, last.y - first.y);
-  if (travel < 5 * a.r) return false;
+  if (travel < Math.max(5 * a.r, 0.06 * Math.min(dims.width, dims.height))) return false;
+  if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
   const rateScale = (30 / fps) ** 2;
   const g = GRAVITY_NORM_30FPS * rateScale;
-  if (a.gNorm < 0.25 * g || a.gNorm > 9 * g) return false;
-  return a.score > 0.35;
+  if (a.gNorm < 0.4 * g || a.gNorm > 7 * g) return false;
+  return a.score > 0.4;
+}
+
+/**
+ * How far the ball rose before the arc's apex, following its track back up to `lookback`
+ * frames: an arc split at its apex still knows it was thrown upwards.
+ */
+export function riseBefore(a: Arc, track: BallCandidate[], lookback: number): number {
+  let maxY = -Infinity;
+  for (const p of track) {
+    if (p.frame > a.apexFrame) break;
+    if (p.frame < a.apexFrame - lookback) continue;
+    if (p.y > maxY) maxY = p.y;
+  }
+  return maxY === -Infinity ? 0 : maxY - a.apexY;
 }
 
 /** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
 export function estimateTimeScale(arcs: Arc[], fps: number): number {
   const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
-  const v = arcs.filter((a) => a.points.length >= 8).map((a) => Math.sqrt(a.gNorm / g));
+  const v = arcs.filter((a) => a.points.length >= 8 && a.score > 0.6).map((a) => Math.sqrt(a.gNorm / g));
   if (v.length === 0) return 1;
   return Math.min(3, Math.max(0.7, median(v)));
+}
+
+/**
+ * Walks back from the arc's apex along its track while the ball was rising without gaps: the
+ * earliest such point is where it left the shooter's hands.
+ */
+export function releasePoint(a: Arc, maxGap = 3): BallCandidate {
+  const pts = a.trackPoints;
+  let i = pts.findIndex((p) => p.frame === a.apexFrame);
+  if (i < 0) return a.points[0];
+  while (i > 0) {
+    const p = pts[i - 1];
+    const q = pts[i];
+    if (q.frame - p.frame > maxGap || p.y < q.y - 0.5 * a.r) break;
+    i--;
+  }
+  return pts[i].frame < a.points[0].frame ? pts[i] : a.points[0];
 }

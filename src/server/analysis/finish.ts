@@ -37,11 +37,12 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const path = cameraPath(features);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = linkTracks(perFrame);
-  const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps));
+  const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps, dims));
   const timeScale = estimateTimeScale(arcs, fps);
-  const hoopEstimates = locateHoopsFromArcs(arcs, dims);
+  const lookback = Math.round((1.6 / timeScale) * fps);
+  const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
   const target = hoopEstimates.find((h) => h.support >= 1) ?? null;
-  const shots = target ? detectShots(arcs, target, perFrame, fps, timeScale) : [];
+  const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
   const actions: ActionRecord[] = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
   const balls = ballRecords(arcs, path, fps, dims);

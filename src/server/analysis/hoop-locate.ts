@@ -1,4 +1,4 @@
-import type { Arc } from './arcs';
+import { riseBefore, type Arc } from './arcs';
 
 /** A hoop in camera-stabilised analysis pixels. */
 export interface HoopEstimate {
@@ -36,7 +36,12 @@ interface EndPoint {
  * at the target hoop whatever the colours, lighting and resolution, which colour rules alone
  * did not achieve on real footage. The rim width comes from the ball size (rim ≈ 1.9 balls).
  */
-export function locateHoopsFromArcs(arcs: Arc[], dims: { width: number; height: number }): HoopEstimate[] {
+export function locateHoopsFromArcs(
+  arcs: Arc[],
+  dims: { width: number; height: number },
+  lookback: number,
+  imageY: (frame: number, y: number) => number,
+): HoopEstimate[] {
   const ends: EndPoint[] = [];
   for (const a of arcs) {
     const p = a.points;
@@ -44,10 +49,10 @@ export function locateHoopsFromArcs(arcs: Arc[], dims: { width: number; height: 
     const last = p[p.length - 1];
     const t = last.frame - a.fit.t0;
     const vyEnd = a.fit.b + 2 * a.fit.c * t;
-    const rise = first.y - a.apexY;
+    const rise = riseBefore(a, a.trackPoints, lookback);
+    const fromTop = imageY(first.frame, first.y) < 0.2 * dims.height && a.fit.b > 0;
     const fall = last.y - a.apexY;
-    if (vyEnd <= 0 || rise < 2.5 * a.r || fall < 0.5 * a.r) continue;
-    if (a.apexFrame <= first.frame || a.apexFrame >= last.frame) continue;
+    if (vyEnd <= 0 || (rise < 2.5 * a.r && !fromTop) || fall < 0.5 * a.r) continue;
     const w = Math.min(4 * a.r, 0.5 * p.length);
     ends.push({ x: last.x, y: last.y, r: a.r, w: Math.max(1, w * a.score) });
   }
@@ -94,6 +99,30 @@ export function locateHoopsFromArcs(arcs: Arc[], dims: { width: number; height: 
     });
     if (hoops.length >= 4) break;
   }
-  void dims;
-  return hoops.sort((a, b) => b.support - a.support);
+  return mergeBackboardClusters(hoops).sort((a, b) => b.support - a.support);
+}
+
+/**
+ * Flights that hit the backboard end above and beside the rim, so one hoop can leave two
+ * clusters of end points. The rim is the lower one: fold an upper cluster into a comparable
+ * cluster just below it.
+ */
+export function mergeBackboardClusters(hoops: HoopEstimate[]): HoopEstimate[] {
+  const out = [...hoops];
+  for (let i = 0; i < out.length; i++) {
+    for (let j = 0; j < out.length; j++) {
+      if (i === j) continue;
+      const up = out[i];
+      const low = out[j];
+      if (!up || !low) continue;
+      const dy = low.y - up.y;
+      if (dy <= 0 || dy > 2.5 * up.w || Math.abs(low.x - up.x) > 2.5 * up.w) continue;
+      if (low.support < 0.5 * up.support) continue;
+      out[j] = { ...low, support: low.support + up.support, confidence: Math.min(1, (low.support + up.support) / 3) };
+      out.splice(i, 1);
+      i = -1;
+      break;
+    }
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
-import type { Arc } from './arcs';
-import type { BallCandidate } from './ball-track';
+import { releasePoint, type Arc } from './arcs';
+import type { BallCandidate, Track } from './ball-track';
 import type { HoopEstimate } from './hoop-locate';
 
 /** A detected shot attempt, in frames and stabilised pixels. */
@@ -40,15 +40,59 @@ export interface MakeEvidence {
   contact: boolean;
   /** Time between rim arrival and the ball leaving downward (frames). */
   dwellFrames: number;
+  /** Where the ball first crossed the net-bottom level after rim arrival, in rim half-widths from the centre (NaN when not seen). */
+  crossOffset: number;
 }
 
 function vyAt(a: Arc, frame: number): number {
   return a.fit.b + 2 * a.fit.c * (frame - a.fit.t0);
 }
 
-function posAt(a: Arc, frame: number): { x: number; y: number } {
-  const t = frame - a.fit.t0;
-  return { x: a.fit.d + a.fit.e * t, y: a.fit.a + a.fit.b * t + a.fit.c * t * t };
+/**
+ * Follows a falling arc past its last observation (the ball often vanishes against the
+ * backboard or shrinks out of the detector when it flies away from the camera): returns the
+ * frame where the parabola reaches the rim zone within `maxFrames`, or -1.
+ */
+export function extrapolatedArrival(a: Arc, hoop: HoopEstimate, maxFrames: number): number {
+  const last = a.points[a.points.length - 1].frame;
+  for (let f = last + 1; f <= last + maxFrames; f++) {
+    const t = f - a.fit.t0;
+    const y = a.fit.a + a.fit.b * t + a.fit.c * t * t;
+    const x = a.fit.d + a.fit.e * t;
+    if (y >= hoop.y - 0.3 * hoop.w) return Math.abs(x - hoop.x) < 1.5 * hoop.w ? f : -1;
+  }
+  return -1;
+}
+
+/**
+ * Finds where the ball first passes down through the level of the bottom of the net after
+ * reaching the rim (any tracked ball-sized object near the hoop), as an offset from the rim
+ * centre in rim half-widths. A made ball leaves through the net, inside the rim span; a missed
+ * one falls beside it or flies away.
+ */
+export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): number {
+  const level = hoop.y + 0.8 * hoop.w;
+  let best: { frame: number; x: number } | null = null;
+  for (const t of tracks) {
+    const pts = t.points;
+    if (pts[pts.length - 1].frame <= s.rimFrame || pts[0].frame > s.rimFrame + win) continue;
+    for (let i = 1; i < pts.length; i++) {
+      const p = pts[i - 1];
+      const q = pts[i];
+      if (q.frame <= s.rimFrame || p.frame > s.rimFrame + win) continue;
+      if (!(p.y <= level && q.y > level)) continue;
+      if (q.frame - p.frame > 3) continue;
+      const rr = (p.r + q.r) / 2;
+      if (rr < 0.5 * hoop.ballR || rr > 1.8 * hoop.ballR || Math.min(p.score, q.score) < 0.3) continue;
+      if (p.y < hoop.y - 1.5 * hoop.w) continue;
+      const k = (level - p.y) / (q.y - p.y);
+      const x = p.x + k * (q.x - p.x);
+      if (Math.abs(x - hoop.x) > 3 * hoop.w) continue;
+      const frame = p.frame + k * (q.frame - p.frame);
+      if (!best || frame < best.frame) best = { frame, x };
+    }
+  }
+  return best ? (best.x - hoop.x) / (hoop.w / 2) : NaN;
 }
 
 /**
@@ -60,6 +104,7 @@ export function detectShots(
   arcs: Arc[],
   hoop: HoopEstimate,
   candidates: BallCandidate[][],
+  tracks: Track[],
   fps: number,
   timeScale: number,
 ): ShotDetection[] {
@@ -68,7 +113,7 @@ export function detectShots(
   const sorted = [...arcs].sort((a, b) => a.points[0].frame - b.points[0].frame);
   for (const a of sorted) {
     const p = a.points;
-    const first = p[0];
+    const first = releasePoint(a);
     const last = p[p.length - 1];
     if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
@@ -92,10 +137,12 @@ export function detectShots(
     if (rimFrame < 0) {
       if (endNear && endVy > 0) rimFrame = last.frame;
       else if (closest < 1.3) rimFrame = closestFrame;
-      else continue;
+      else if (endVy > 0) {
+        const f = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
+        if (f < 0) continue;
+        rimFrame = f;
+      } else continue;
     }
-    const rise = first.y - a.apexY;
-    if (rise < 1.5 * a.r && first.frame !== p[0].frame) continue;
     shots.push({
       arc: a,
       releaseFrame: first.frame,
@@ -115,6 +162,7 @@ export function detectShots(
         entryOffset: NaN,
         contact: false,
         dwellFrames: 0,
+        crossOffset: NaN,
       },
     });
   }
@@ -131,7 +179,7 @@ export function detectShots(
     }
     merged.push(s);
   }
-  for (const s of merged) classifyMake(s, arcs, hoop, candidates, fps, timeScale);
+  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale);
   return merged;
 }
 
@@ -144,6 +192,7 @@ export function detectShots(
 export function classifyMake(
   s: ShotDetection,
   arcs: Arc[],
+  tracks: Track[],
   hoop: HoopEstimate,
   candidates: BallCandidate[][],
   fps: number,
@@ -188,9 +237,17 @@ export function classifyMake(
   }
   ev.throughFrames = through;
   ev.outFrames = out;
+  ev.crossOffset = netCrossing(s, tracks, hoop, Math.round((1.1 / timeScale) * fps));
   let made: boolean | null = null;
   let conf = 0.5;
-  if (bestExit) {
+  if (!Number.isNaN(ev.crossOffset)) {
+    made = Math.abs(ev.crossOffset) < 1.4;
+    conf = Math.abs(Math.abs(ev.crossOffset) - 1.4) > 0.5 ? 0.8 : 0.6;
+    if (bestExit) {
+      const e = bestExit;
+      ev.dwellFrames = e.points[0].frame - s.rimFrame;
+    }
+  } else if (bestExit) {
     const e = bestExit;
     const p0 = e.points[0];
     const pl = e.points[Math.min(e.points.length - 1, Math.round(0.35 * fps / timeScale))];
@@ -233,5 +290,4 @@ export function classifyMake(
   s.endFrame = Math.max(s.rimFrame, endAt);
   if (made === true) s.kind = ev.contact && ev.dwellFrames > 0.25 * fps / timeScale ? 'rim_in' : 'swish';
   else if (made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
-  void posAt;
 }
