@@ -1,0 +1,10 @@
+import { openApiDocument } from '@/server/trpc/openapi';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(req: Request) {
+  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+  const proto = req.headers.get('x-forwarded-proto') ?? 'http';
+  const origin = process.env.SWISH_PUBLIC_URL ?? (host ? `${proto}://${host}` : new URL(req.url).origin);
+  return Response.json(openApiDocument(origin), { headers: { 'Cache-Control': 'public, max-age=60' } });
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm start`: one process that serves the dashboard, /api and /v1 on PORT (default 3000)
+ * with everything embedded — PostgreSQL (unless DATABASE_URL is set), migrations applied,
+ * and a production build of the Next.js app made on first start or whenever the sources
+ * changed since the last build.
+ */
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import next from 'next';
+import { ensureDatabase } from './db/bootstrap';
+import { logger } from './logger';
+
+const root = process.cwd();
+const dev = process.env.SWISH_DEV === '1';
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? '0.0.0.0';
+
+function hashSources(): string {
+  const hash = createHash('sha256');
+  const visit = (path: string) => {
+    if (!existsSync(path)) return;
+    const st = statSync(path);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+    } else {
+      hash.update(path.slice(root.length));
+      hash.update(readFileSync(path));
+    }
+  };
+  for (const p of ['src', 'public', 'package-lock.json', 'package.json', 'next.config.ts', 'tsconfig.json']) visit(join(root, p));
+  return hash.digest('hex');
+}
+
+/** Builds the app when there is no build or the sources changed since it was made. */
+function ensureBuild() {
+  const stamp = join(root, '.next', 'swish-source-hash');
+  const current = hashSources();
+  if (existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === current) return;
+  logger.info('building the app (first start or sources changed)…');
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'next'), ['build'], {
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  if (result.status !== 0) throw new Error('next build failed');
+  writeFileSync(stamp, current);
+}
+
+async function main() {
+  const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
+  logger.info({ embedded: db.owned }, 'database ready');
+  if (!dev) ensureBuild();
+  const app = next({ dev, dir: root, hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      logger.error({ err }, 'request failed');
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
+  logger.info(`Swish is running on http://localhost:${port} (dashboard, /v1 API, /docs/api)`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeAllConnections();
+    await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'Swish failed to start');
+  process.exit(1);
+});
