@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
@@ -123,15 +122,9 @@ function total(set: string, rows: Row[]): void {
 }
 
 async function syntheticFolder(): Promise<string | null> {
-  const synthEntry = join(repoRoot, 'src/server/analysis/synth/bench-set.ts');
-  if (!existsSync(synthEntry)) return null;
-  const mod = (await import(pathToFileURL(synthEntry).href)) as {
-    ensureBenchSet?: (dir: string) => Promise<string>;
-  };
-  if (!mod.ensureBenchSet) return null;
-  const dir = join(repoRoot, '.data/bench/synthetic');
-  await mkdir(dir, { recursive: true });
-  return mod.ensureBenchSet(dir);
+  if (!existsSync(join(repoRoot, 'src/server/analysis/synth/render.ts'))) return null;
+  const mod = await import('./bench-synthetic');
+  return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), (l) => console.log(l));
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,8 @@ import { estimateTimeScale, isFlightArc, splitIntoArcs, type Arc } from './arcs'
 import type { FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, type HoopEstimate } from './hoop-locate';
 import { detectShots, type ShotDetection } from './shots';
-import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord } from './types';
+import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
+import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
 /** Input of the post-decode stage (runs in a worker). */
 export interface FinishInput {
@@ -44,12 +45,122 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const target = hoopEstimates.find((h) => h.support >= 1) ?? null;
   const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
-  const actions: ActionRecord[] = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
+  const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
+  const ballR = target?.ballR ?? medianR(arcs);
+  const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
+  const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
+  assignTeams(players, { solo });
+  const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
+  const actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
   const balls = ballRecords(arcs, path, fps, dims);
+  const clusters = players.map((t) => clusterRecord(t, path, fps, dims));
   let outcome: AnalysisOutcome = 'ok';
   if (!target) outcome = 'no_hoops';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters: [], timeScale };
+  return { outcome, actions, balls, hoops, clusters, timeScale };
+}
+
+function actionTime(a: ActionRecord): number {
+  return a.type === 'shot' ? a.release_t : a.t;
+}
+
+function medianR(arcs: Arc[]): number {
+  const v = arcs.map((a) => a.r).sort((a, b) => a - b);
+  return v.length ? v[v.length >> 1] : 4;
+}
+
+/**
+ * Names the shooter (the player at the ball when it was released), the rebounder after a miss
+ * (the player at the ball where its next flight or carry ends) and the assister of a made
+ * field goal (the teammate whose pass reached the shooter within 5 s before the release).
+ */
+function attributeShots(
+  shots: ShotDetection[],
+  actions: ShotAction[],
+  players: PlayerTrack[],
+  arcs: Arc[],
+  fps: number,
+  timeScale: number,
+): Array<PassAction | ReboundAction> {
+  const out: Array<PassAction | ReboundAction> = [];
+  const shotArcs = new Set(shots.map((s) => s.arc));
+  const passes = detectPasses(arcs, shotArcs, players, fps);
+  const teamOf = new Map(players.map((p) => [p.id, p.team]));
+  for (const p of passes) {
+    out.push({
+      type: 'pass',
+      t: round(p.startFrame / fps, 3),
+      end_t: round(p.endFrame / fps, 3),
+      from_track: p.fromTrack,
+      to_track: p.toTrack,
+      confidence: 0.5,
+    });
+  }
+  const rad = Math.round(0.4 * fps);
+  shots.forEach((s, i) => {
+    const a = actions[i];
+    const shooter = playerNear(players, s.releaseFrame, s.releaseX, s.releaseY, rad);
+    a.shooter_track = shooter?.id ?? null;
+    if (s.made && shooter && !a.is_free_throw) {
+      const window = Math.round(5 * fps);
+      const pass = [...passes]
+        .reverse()
+        .find((p) => p.toTrack === shooter.id && p.endFrame <= s.releaseFrame && p.endFrame >= s.releaseFrame - window);
+      if (pass && pass.fromTrack !== shooter.id && (teamOf.get(pass.fromTrack) ?? null) === shooter.team) a.assister_track = pass.fromTrack;
+    }
+    if (s.made === false) {
+      const limit = s.endFrame + Math.round((3 / timeScale) * fps);
+      const next = arcs
+        .filter((x) => x.points[0].frame >= s.rimFrame && x.points[0].frame <= limit && !shotArcs.has(x))
+        .sort((x, y) => x.points[0].frame - y.points[0].frame);
+      let reb: PlayerTrack | null = null;
+      let at = -1;
+      for (const x of next) {
+        const e = x.points[x.points.length - 1];
+        reb = playerNear(players, e.frame, e.x, e.y, rad, 0.8);
+        if (reb) {
+          at = e.frame;
+          break;
+        }
+      }
+      a.rebounder_track = reb?.id ?? null;
+      if (reb) {
+        const shooterTeam = shooter?.team ?? null;
+        out.push({
+          type: 'rebound',
+          t: round(at / fps, 3),
+          shot_id: a.id,
+          track: reb.id,
+          offensive: shooterTeam === null || reb.team === null ? null : reb.team === shooterTeam,
+          confidence: 0.5,
+        });
+      }
+    }
+  });
+  return out;
+}
+
+function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { width: number; height: number }): ClusterRecord {
+  const mid = t.obs.reduce((best, o) => (o.y1 - o.y0 > best.y1 - best.y0 ? o : best), t.obs[0]);
+  const f = mid.frame;
+  const box: [number, number, number, number] = [
+    round(Math.max(0, (mid.x0 + path.ox[f]) / dims.width)),
+    round(Math.max(0, (mid.y0 + path.oy[f]) / dims.height)),
+    round(Math.min(1, (mid.x1 + path.ox[f]) / dims.width)),
+    round(Math.min(1, (mid.y1 + path.oy[f]) / dims.height)),
+  ];
+  return {
+    track_id: t.id,
+    team: t.team,
+    jersey_rgb: t.rgb.map((v) => Math.round(v)) as [number, number, number],
+    jersey_number: null,
+    t_start: round(t.obs[0].frame / fps, 3),
+    t_end: round(t.obs[t.obs.length - 1].frame / fps, 3),
+    frames: t.obs.length,
+    thumb_t: round(f / fps, 3),
+    thumb_box: box,
+    confidence: round(Math.min(1, t.obs.length / (2 * fps)), 3),
+  };
 }
 
 function hoopRecords(

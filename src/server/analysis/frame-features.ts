@@ -23,6 +23,10 @@ export interface MotionBlob {
   r: number;
   g: number;
   b: number;
+  /** Mean frame colour in the torso band (20–45 % of the height, middle 40 % of the width) of large blobs; -1 when not computed. */
+  tr: number;
+  tg: number;
+  tb: number;
 }
 
 /** Everything the later stages need from one frame. */
@@ -349,9 +353,34 @@ export function extractBlobs(
     if (isBallColour(r, g, b)) bc[k]++;
     if (isSkin(r, g, b)) sk[k]++;
   }
+  const tr = new Float64Array(m);
+  const tg = new Float64Array(m);
+  const tb = new Float64Array(m);
+  const tn = new Float64Array(m);
+  for (let k = 0; k < m; k++) tn[k] = area[k] >= 40 && y1[k] - y0[k] >= 10 ? 0 : -1;
+  const height = rgb.length / 3 / width;
+  for (let k = 0; k < m; k++) {
+    if (tn[k] < 0) continue;
+    const h = (y1[k] - y0[k]) * 2;
+    const wd = (x1[k] - x0[k]) * 2;
+    const ya = Math.max(0, Math.round(y0[k] * 2 + 0.2 * h));
+    const yb = Math.min(height, Math.round(y0[k] * 2 + 0.45 * h));
+    const xa = Math.max(0, Math.round(x0[k] * 2 + 0.3 * wd));
+    const xb = Math.min(width, Math.round(x0[k] * 2 + 0.7 * wd) + 1);
+    for (let y = ya; y < yb; y += 2) {
+      for (let x = xa; x < xb; x += 2) {
+        const p = (y * width + x) * 3;
+        tr[k] += rgb[p];
+        tg[k] += rgb[p + 1];
+        tb[k] += rgb[p + 2];
+        tn[k]++;
+      }
+    }
+  }
   const blobs: MotionBlob[] = [];
   for (let k = 0; k < m; k++) {
     const a = area[k];
+    const tc = tn[k] > 0 ? tn[k] : 0;
     blobs.push({
       x: (sx[k] / a) * 2 + 0.5,
       y: (sy[k] / a) * 2 + 0.5,
@@ -365,6 +394,9 @@ export function extractBlobs(
       r: sr[k] / a,
       g: sg[k] / a,
       b: sb[k] / a,
+      tr: tc ? tr[k] / tc : -1,
+      tg: tc ? tg[k] / tc : -1,
+      tb: tc ? tb[k] / tc : -1,
     });
   }
   blobs.sort((p, q) => q.area - p.area);

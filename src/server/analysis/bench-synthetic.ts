@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GroundTruthClip } from './ground-truth';
+import { groundTruthFile, renderSyntheticGame, type SynthOptions } from './synth/render';
+
+/** One clip of the synthetic benchmark set: fixed seed and options, so every machine renders the same videos. */
+export interface SyntheticBenchClip {
+  name: string;
+  options: SynthOptions;
+}
+
+const CASES = 'swish,rim_in,bank_in,rim_out,air_ball,bank_out,three:made,three:miss,free_throw:made,free_throw:miss';
+
+/**
+ * The synthetic benchmark set: eight 2-minute games (six tripod views, two panning broadcast
+ * cameras) and seven scripted clips that each play every outcome kind once (swish, rim-in,
+ * bank-in, rim-out, air ball, bank-out, threes, free throws) — about 24 minutes and 150 shots.
+ */
+export function syntheticBenchSet(): SyntheticBenchClip[] {
+  const clips: SyntheticBenchClip[] = [];
+  for (let i = 0; i < 8; i++) {
+    const seed = 11 + i;
+    clips.push({ name: `game-${seed}.mp4`, options: { seed, minutes: 2, camera: i % 4 === 3 ? 'panning' : 'stationary' } });
+  }
+  for (let i = 0; i < 7; i++) {
+    const seed = 21 + i;
+    const script = CASES.split(',').map((item) => {
+      const [kind, mod] = item.split(':');
+      return { kind, ...(mod ? { made: mod === 'made' } : {}) } as NonNullable<SynthOptions['script']>[number];
+    });
+    clips.push({ name: `cases-${seed}.mp4`, options: { seed, script } });
+  }
+  return clips;
+}
+
+/**
+ * Renders the missing clips of the synthetic set into `dir` (cached: existing videos with
+ * their ground truth are reused) and writes `dir/ground_truth.json`. Returns `dir`.
+ */
+export async function ensureSyntheticSet(dir: string, log: (line: string) => void = () => {}): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const clips: GroundTruthClip[] = [];
+  for (const c of syntheticBenchSet()) {
+    const video = join(dir, c.name);
+    const gtPath = video.replace(/\.mp4$/, '.json');
+    if (!existsSync(video) || !existsSync(gtPath)) {
+      const t0 = performance.now();
+      log(`  rendering synthetic ${c.name} …`);
+      await renderSyntheticGame(c.options, video);
+      log(`  rendered ${c.name} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+    const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };
+    clips.push({ ...gt.clips[0], file: c.name });
+  }
+  await writeFile(join(dir, 'ground_truth.json'), JSON.stringify(groundTruthFile(clips), null, 1));
+  return dir;
+}

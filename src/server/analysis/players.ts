@@ -1,0 +1,193 @@
+import type { Arc } from './arcs';
+import type { CameraPath } from './ball-track';
+import type { FrameFeatures } from './frame-features';
+
+/** One sighting of a moving person (a large upright motion blob), stabilised pixels. */
+export interface PersonObs {
+  frame: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Torso colour. */
+  rgb: [number, number, number];
+}
+
+/** A linked sequence of person sightings. */
+export interface PlayerTrack {
+  id: number;
+  obs: PersonObs[];
+  /** Median torso colour. */
+  rgb: [number, number, number];
+  team: 0 | 1 | null;
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : 0;
+}
+
+/**
+ * Collects person sightings: moving blobs that are upright and several ball diameters tall.
+ * Players who stand still leave no motion blob, but shooters, passers and rebounders move at
+ * the moments that matter.
+ */
+export function personObservations(features: FrameFeatures[], path: CameraPath, ballR: number): PersonObs[][] {
+  const minH = Math.max(12, 5 * ballR);
+  return features.map((f, frame) => {
+    const out: PersonObs[] = [];
+    for (const b of f.blobs) {
+      const h = b.y1 - b.y0;
+      const w = b.x1 - b.x0;
+      if (h < minH || b.tr < 0 || h < 0.9 * w || b.area < 0.15 * w * h) continue;
+      out.push({
+        frame,
+        x0: b.x0 - path.ox[frame],
+        y0: b.y0 - path.oy[frame],
+        x1: b.x1 - path.ox[frame],
+        y1: b.y1 - path.oy[frame],
+        rgb: [b.tr, b.tg, b.tb],
+      });
+    }
+    return out;
+  });
+}
+
+const cx = (o: PersonObs) => (o.x0 + o.x1) / 2;
+const cy = (o: PersonObs) => (o.y0 + o.y1) / 2;
+const colourDist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/** Links person sightings frame to frame (nearest centre within a fraction of the body height, similar torso colour). */
+export function linkPlayers(perFrame: PersonObs[][], maxGap: number): PlayerTrack[] {
+  const tracks: PlayerTrack[] = [];
+  let live: PlayerTrack[] = [];
+  let id = 1;
+  for (let f = 0; f < perFrame.length; f++) {
+    const obs = perFrame[f];
+    const used = new Uint8Array(obs.length);
+    const pairs: Array<[number, number, number]> = [];
+    live.forEach((t, ti) => {
+      const l = t.obs[t.obs.length - 1];
+      const h = l.y1 - l.y0;
+      obs.forEach((o, oi) => {
+        const d = Math.hypot(cx(o) - cx(l), cy(o) - cy(l));
+        if (d > 0.6 * h + 0.05 * h * (f - l.frame)) return;
+        const cd = colourDist(o.rgb, l.rgb);
+        if (cd > 90) return;
+        pairs.push([d / h + cd / 200, ti, oi]);
+      });
+    });
+    pairs.sort((a, b) => a[0] - b[0]);
+    const tUsed = new Uint8Array(live.length);
+    for (const [, ti, oi] of pairs) {
+      if (tUsed[ti] || used[oi]) continue;
+      tUsed[ti] = 1;
+      used[oi] = 1;
+      live[ti].obs.push(obs[oi]);
+    }
+    obs.forEach((o, oi) => {
+      if (!used[oi]) live.push({ id: id++, obs: [o], rgb: o.rgb, team: null });
+    });
+    const next: PlayerTrack[] = [];
+    for (const t of live) {
+      if (f - t.obs[t.obs.length - 1].frame > maxGap) tracks.push(t);
+      else next.push(t);
+    }
+    live = next;
+  }
+  tracks.push(...live);
+  const kept = tracks.filter((t) => t.obs.length >= 5);
+  for (const t of kept) t.rgb = [0, 1, 2].map((c) => median(t.obs.map((o) => o.rgb[c]))) as [number, number, number];
+  kept.sort((a, b) => a.obs[0].frame - b.obs[0].frame);
+  kept.forEach((t, i) => (t.id = i + 1));
+  return kept;
+}
+
+/**
+ * Splits player tracks into two teams by 2-means clustering of torso colours (weighted by track
+ * length). Teams stay null when there is a single player or the two colour groups are not
+ * clearly apart (no jerseys, shirts and skins).
+ */
+export function assignTeams(tracks: PlayerTrack[], opts: { solo: boolean }): void {
+  if (opts.solo || tracks.length < 2) return;
+  const pts = tracks.map((t) => ({ c: t.rgb, w: t.obs.length }));
+  let best: { c0: number[]; c1: number[]; cost: number } | null = null;
+  for (let i = 0; i < pts.length; i++) {
+    for (let j = i + 1; j < pts.length; j++) {
+      let c0 = [...pts[i].c];
+      let c1 = [...pts[j].c];
+      for (let it = 0; it < 8; it++) {
+        const s0 = [0, 0, 0, 0];
+        const s1 = [0, 0, 0, 0];
+        for (const p of pts) {
+          const s = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
+          for (let k = 0; k < 3; k++) s[k] += p.c[k] * p.w;
+          s[3] += p.w;
+        }
+        if (s0[3]) c0 = s0.slice(0, 3).map((v) => v / s0[3]);
+        if (s1[3]) c1 = s1.slice(0, 3).map((v) => v / s1[3]);
+      }
+      const cost = pts.reduce((a, p) => a + p.w * Math.min(colourDist(p.c, c0), colourDist(p.c, c1)), 0);
+      if (!best || cost < best.cost) best = { c0, c1, cost };
+    }
+  }
+  if (!best || colourDist(best.c0, best.c1) < 35) return;
+  const bright = (c: number[]) => c[0] + c[1] + c[2];
+  const [a, b] = bright(best.c0) >= bright(best.c1) ? [best.c0, best.c1] : [best.c1, best.c0];
+  for (const t of tracks) t.team = colourDist(t.rgb, a) <= colourDist(t.rgb, b) ? 0 : 1;
+}
+
+/** The player track whose body is closest to a stabilised point around a frame (within `radius` frames), or null. */
+export function playerNear(
+  tracks: PlayerTrack[],
+  frame: number,
+  x: number,
+  y: number,
+  radius: number,
+  maxDistInHeights = 1.2,
+): PlayerTrack | null {
+  let best: PlayerTrack | null = null;
+  let bestD = Infinity;
+  for (const t of tracks) {
+    if (t.obs[0].frame > frame + radius || t.obs[t.obs.length - 1].frame < frame - radius) continue;
+    for (const o of t.obs) {
+      if (Math.abs(o.frame - frame) > radius) continue;
+      const h = o.y1 - o.y0;
+      const dx = x < o.x0 ? o.x0 - x : x > o.x1 ? x - o.x1 : 0;
+      const dy = y < o.y0 ? o.y0 - y : y > o.y1 ? y - o.y1 : 0;
+      const d = Math.hypot(dx, dy) / h + 0.02 * Math.abs(o.frame - frame);
+      if (d < bestD && d <= maxDistInHeights) {
+        bestD = d;
+        best = t;
+      }
+    }
+  }
+  return best;
+}
+
+/** A pass: a flight that leaves one player and ends at another. */
+export interface PassEvent {
+  fromTrack: number;
+  toTrack: number;
+  startFrame: number;
+  endFrame: number;
+}
+
+/**
+ * Finds passes among the non-shot flights: the arc starts at one player and ends at another.
+ * Used for assists (the last pass to the shooter within a few seconds before a made field goal).
+ */
+export function detectPasses(arcs: Arc[], shotArcs: Set<Arc>, tracks: PlayerTrack[], fps: number): PassEvent[] {
+  const out: PassEvent[] = [];
+  const rad = Math.round(0.3 * fps);
+  for (const a of arcs) {
+    if (shotArcs.has(a)) continue;
+    const p0 = a.points[0];
+    const p1 = a.points[a.points.length - 1];
+    const from = playerNear(tracks, p0.frame, p0.x, p0.y, rad, 0.6);
+    const to = playerNear(tracks, p1.frame, p1.x, p1.y, rad, 0.6);
+    if (!from || !to || from === to) continue;
+    out.push({ fromTrack: from.id, toTrack: to.id, startFrame: p0.frame, endFrame: p1.frame });
+  }
+  return out.sort((a, b) => a.startFrame - b.startFrame);
+}
