@@ -6,3 +6,4 @@ export * from './sessions';
 export * from './uploads';
 export * from './idempotency';
 export * from './events';
+export * from './engine';
