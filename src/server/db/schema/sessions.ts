@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
 import { createdAt, idColumn, ts } from './columns';
 import { apiKeys } from './api-keys';
 import { groups, organizations } from './organizations';
@@ -57,7 +58,7 @@ export const sessions = pgTable(
     /** Storage keys of the JSONL artifacts (`actions`, `balls`, `hoops`, `clusters`). */
     artifacts: jsonb('artifacts').$type<Record<string, string | null>>().notNull().default({}),
     totals: jsonb('totals').$type<BoxScoreJson | null>(),
-    errorCode: text('error_code'),
+    errorCode: text('error_code').$type<SessionFailureCode>(),
     errorMessage: text('error_message'),
     /** Dashboard-only progress: the pipeline stage and a 0–100 percentage. */
     stage: text('stage'),

@@ -1,0 +1,221 @@
+import { count, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { highlights, players, sessions, shots, type BoxScoreJson } from '../../db/schema';
+import { signMediaUrl } from '../../media/urls';
+import type { ListEnvelope } from '../pagination';
+import type { SessionFailureCode } from './failure-codes';
+
+export const EMBEDDED_LIMIT = 100;
+
+type SessionRow = typeof sessions.$inferSelect;
+type ShotRow = typeof shots.$inferSelect;
+type HighlightRow = typeof highlights.$inferSelect;
+type PlayerRow = typeof players.$inferSelect;
+
+export const EMPTY_BOX_SCORE: BoxScoreJson = {
+  points: 0,
+  fg_2pt_att: 0,
+  fg_2pt_make: 0,
+  fg_3pt_att: 0,
+  fg_3pt_make: 0,
+  ft_att: 0,
+  ft_make: 0,
+  assist: 0,
+  rebound: 0,
+};
+
+const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+export function toApiShot(row: ShotRow) {
+  return {
+    id: row.id,
+    object: 'shot' as const,
+    index: row.index,
+    start_seconds: row.startSeconds,
+    end_seconds: row.endSeconds,
+    made: row.made,
+    points: row.points,
+    type: row.type,
+    is_three_point: row.isThreePoint,
+    is_free_throw: row.isFreeThrow,
+    is_fouled: row.isFouled,
+    location: {
+      shot_image_normed: row.shotImageNormed ?? null,
+      shot_world_normed: row.shotWorldNormed ?? null,
+      hoop_image_normed: row.hoopImageNormed ?? null,
+    },
+    excitement_score: row.excitementScore,
+    players: { scorer: row.scorerId, assister: row.assisterId, rebounder: row.rebounderId },
+    highlight: row.highlightId,
+  };
+}
+
+const HIGHLIGHT_RENDITIONS = ['default', 'horizontal', '1080p', '720p', '480p', '360p', '240p', '144p'] as const;
+
+export function toApiHighlight(row: HighlightRow) {
+  return {
+    id: row.id,
+    object: 'highlight' as const,
+    shot: row.shotId,
+    shot_index: row.shotIndex,
+    length_seconds: row.lengthSeconds,
+    is_lowlight: row.isLowlight,
+    is_manual: row.isManual,
+    player: row.playerId,
+    video: Object.fromEntries(HIGHLIGHT_RENDITIONS.map((r) => [r, signMediaUrl(row.video[r])])) as Record<(typeof HIGHLIGHT_RENDITIONS)[number], string | null>,
+    preview: { default: signMediaUrl(row.preview.default), horizontal: signMediaUrl(row.preview.horizontal) },
+    created: unix(row.createdAt),
+  };
+}
+
+export function toApiPlayer(row: PlayerRow) {
+  return {
+    id: row.id,
+    object: 'player' as const,
+    name: row.name,
+    jersey: row.jersey,
+    user_id: row.userId,
+    team_id: row.teamId,
+    stats: { ...EMPTY_BOX_SCORE, ...row.stats },
+  };
+}
+
+export type ApiShot = ReturnType<typeof toApiShot>;
+export type ApiHighlight = ReturnType<typeof toApiHighlight>;
+export type ApiPlayer = ReturnType<typeof toApiPlayer>;
+
+export interface ApiSession {
+  id: string;
+  object: 'session';
+  created: number;
+  status: SessionRow['status'];
+  group: string;
+  source: { type: SessionRow['sourceType']; url: string | null };
+  metadata: Record<string, string>;
+  run_version: number | null;
+  duration_seconds: number | null;
+  cost_cents: number | null;
+  highlights: EmbeddedList<ApiHighlight>;
+  shots: EmbeddedList<ApiShot>;
+  players: EmbeddedList<ApiPlayer>;
+  totals: BoxScoreJson;
+  video: {
+    url: string | null;
+    preview_url: string | null;
+    '1080p': string | null;
+    '720p': string | null;
+    '360p': string | null;
+    width: number | null;
+    height: number | null;
+    fps: number | null;
+  };
+  artifacts: { actions: string | null; balls: string | null; hoops: string | null; clusters: string | null };
+  error: { code: SessionFailureCode; message: string } | null;
+}
+
+export type EmbeddedList<T> = ListEnvelope<T> & { url: string };
+
+function embedded<T>(items: T[], total: number, url: string): EmbeddedList<T> {
+  return { object: 'list', data: items, has_more: total > items.length, total_count: total, url };
+}
+
+/**
+ * Embedded lists are in creation order (shots are created in time order), like the first
+ * page of their paging endpoints.
+ *
+ * Loads the embedded lists (first 100 of each, with counts) for a page of sessions in a
+ * fixed number of queries, whatever the page size, and builds the full Session objects.
+ */
+export async function toApiSessions(db: DbOrTx, rows: SessionRow[]): Promise<ApiSession[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const firstN = (table: typeof shots | typeof highlights | typeof players, order: ReturnType<typeof sql>) =>
+    db.execute(sql`select * from (
+        select t.*, row_number() over (partition by t.session_id order by ${order}) as rn
+        from ${table} t where t.session_id in ${ids}
+      ) x where x.rn <= ${EMBEDDED_LIMIT}`) as unknown as Promise<Array<Record<string, unknown>>>;
+  const counts = (table: typeof shots | typeof highlights | typeof players) =>
+    db
+      .select({ sessionId: table.sessionId, n: count() })
+      .from(table)
+      .where(inArray(table.sessionId, ids))
+      .groupBy(table.sessionId);
+
+  const [shotRows, highlightRows, playerRows, shotCounts, highlightCounts, playerCounts] = await Promise.all([
+    firstN(shots, sql`t.id`),
+    firstN(highlights, sql`t.id`),
+    firstN(players, sql`t.id`),
+    counts(shots),
+    counts(highlights),
+    counts(players),
+  ]);
+  const group = <T>(list: Array<Record<string, unknown>>, map: (r: Record<string, unknown>) => T) => {
+    const out = new Map<string, T[]>();
+    for (const r of list) {
+      const key = r.session_id as string;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key)!.push(map(r));
+    }
+    return out;
+  };
+  const shotsBy = group(shotRows, (r) => toApiShot(fromSql<ShotRow>(r, shots)));
+  const highlightsBy = group(highlightRows, (r) => toApiHighlight(fromSql<HighlightRow>(r, highlights)));
+  const playersBy = group(playerRows, (r) => toApiPlayer(fromSql<PlayerRow>(r, players)));
+  const countMap = (rows: Array<{ sessionId: string; n: number }>) => new Map(rows.map((r) => [r.sessionId, Number(r.n)]));
+  const [sc, hc, pc] = [countMap(shotCounts), countMap(highlightCounts), countMap(playerCounts)];
+
+  return rows.map((row) => toApiSession(row, {
+    shots: embedded(shotsBy.get(row.id) ?? [], sc.get(row.id) ?? 0, `/v1/sessions/${row.id}/shots`),
+    highlights: embedded(highlightsBy.get(row.id) ?? [], hc.get(row.id) ?? 0, `/v1/sessions/${row.id}/highlights`),
+    players: embedded(playersBy.get(row.id) ?? [], pc.get(row.id) ?? 0, `/v1/sessions/${row.id}/players`),
+  }));
+}
+
+export function toApiSession(
+  row: SessionRow,
+  lists: { shots: EmbeddedList<ApiShot>; highlights: EmbeddedList<ApiHighlight>; players: EmbeddedList<ApiPlayer> },
+): ApiSession {
+  return {
+    id: row.id,
+    object: 'session',
+    created: unix(row.createdAt)!,
+    status: row.status,
+    group: row.groupId,
+    source: { type: row.sourceType, url: row.sourceUrl },
+    metadata: row.metadata,
+    run_version: row.runVersion,
+    duration_seconds: row.durationSeconds,
+    cost_cents: row.costCents,
+    highlights: lists.highlights,
+    shots: lists.shots,
+    players: lists.players,
+    totals: { ...EMPTY_BOX_SCORE, ...(row.totals ?? {}) },
+    video: {
+      url: signMediaUrl(row.video.original),
+      preview_url: signMediaUrl(row.video.preview),
+      '1080p': signMediaUrl(row.video['1080p']),
+      '720p': signMediaUrl(row.video['720p']),
+      '360p': signMediaUrl(row.video['360p']),
+      width: row.width,
+      height: row.height,
+      fps: row.fps,
+    },
+    artifacts: {
+      actions: signMediaUrl(row.artifacts.actions),
+      balls: signMediaUrl(row.artifacts.balls),
+      hoops: signMediaUrl(row.artifacts.hoops),
+      clusters: signMediaUrl(row.artifacts.clusters),
+    },
+    error: row.status === 'failed' && row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+  };
+}
+
+/** Maps a raw snake_case row (from sql``) to drizzle's camelCase row shape of `table`. */
+function fromSql<T>(raw: Record<string, unknown>, table: typeof shots | typeof highlights | typeof players): T {
+  const out: Record<string, unknown> = {};
+  for (const [prop, column] of Object.entries(table) as Array<[string, { name?: string }]>) {
+    if (column && typeof column === 'object' && typeof column.name === 'string' && column.name in raw) out[prop] = raw[column.name];
+  }
+  return out as T;
+}
+

@@ -1,0 +1,52 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+let secret: Buffer | undefined;
+
+/**
+ * Key for signing media URLs: SWISH_SECRET when set (required when several instances
+ * serve media), otherwise a random key kept in DATA_DIR so URLs survive restarts.
+ */
+function signingKey(): Buffer {
+  if (secret) return secret;
+  if (process.env.SWISH_SECRET) {
+    secret = Buffer.from(process.env.SWISH_SECRET);
+    return secret;
+  }
+  const dir = resolve(process.env.DATA_DIR ?? '.data');
+  const file = join(dir, 'media-signing.key');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  secret = Buffer.from(readFileSync(file, 'utf8').trim());
+  return secret;
+}
+
+export function publicBaseUrl(): string {
+  return (process.env.SWISH_PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
+}
+
+function signature(key: string, expires: number): string {
+  return createHmac('sha256', signingKey()).update(`${key}\n${expires}`).digest('base64url');
+}
+
+/**
+ * An absolute, expiring URL for a stored media object. Expiry is rounded up to the hour so
+ * repeated reads within an hour return the same URL (cache-friendly).
+ */
+export function signMediaUrl(key: string | null | undefined, ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400)): string | null {
+  if (!key) return null;
+  const expires = Math.ceil((Date.now() / 1000 + ttlSeconds) / 3600) * 3600;
+  const path = key.split('/').map(encodeURIComponent).join('/');
+  return `${publicBaseUrl()}/media/${path}?expires=${expires}&signature=${signature(key, expires)}`;
+}
+
+/** Checks a media URL's signature and expiry. */
+export function verifyMediaSignature(key: string, expires: number, sig: string, now = Date.now() / 1000): boolean {
+  if (!Number.isInteger(expires) || expires < now) return false;
+  const expected = Buffer.from(signature(key, expires));
+  const given = Buffer.from(sig);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,9 @@
+import { getSession } from '../../../domain/sessions/read-sessions';
+import { orgProcedure } from '../../procedures';
+import { getSessionMeta, ZGetSessionRequest, ZGetSessionResponse } from './get-session.types';
+
+export const getSessionRoute = orgProcedure
+  .meta(getSessionMeta)
+  .input(ZGetSessionRequest)
+  .output(ZGetSessionResponse)
+  .query(({ ctx, input }) => getSession(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));

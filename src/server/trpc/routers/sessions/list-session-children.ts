@@ -1,0 +1,34 @@
+import { listSessionHighlights, listSessionPlayers, listSessionShots } from '../../../domain/sessions/read-sessions';
+import { orgProcedure } from '../../procedures';
+import {
+  listHighlightsMeta,
+  listPlayersMeta,
+  listShotsMeta,
+  ZListHighlightsResponse,
+  ZListPlayersResponse,
+  ZListSessionChildrenRequest,
+  ZListShotsResponse,
+} from './list-session-children.types';
+
+const base = orgProcedure.input(ZListSessionChildrenRequest);
+
+export const listHighlightsRoute = base
+  .meta(listHighlightsMeta)
+  .output(ZListHighlightsResponse)
+  .query(({ ctx, input: { id, ...params } }) =>
+    listSessionHighlights(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
+  );
+
+export const listShotsRoute = base
+  .meta(listShotsMeta)
+  .output(ZListShotsResponse)
+  .query(({ ctx, input: { id, ...params } }) =>
+    listSessionShots(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
+  );
+
+export const listPlayersRoute = base
+  .meta(listPlayersMeta)
+  .output(ZListPlayersResponse)
+  .query(({ ctx, input: { id, ...params } }) =>
+    listSessionPlayers(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
+  );

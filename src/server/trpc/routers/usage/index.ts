@@ -1,0 +1,4 @@
+import { router } from '../../init';
+import { listUsageRoute } from './list-usage';
+
+export const usageRouter = router({ list: listUsageRoute });

@@ -1,0 +1,9 @@
+import { listUsage } from '../../../domain/usage/list-usage';
+import { orgProcedure } from '../../procedures';
+import { listUsageMeta, ZListUsageRequest, ZListUsageResponse } from './list-usage.types';
+
+export const listUsageRoute = orgProcedure
+  .meta(listUsageMeta)
+  .input(ZListUsageRequest)
+  .output(ZListUsageResponse)
+  .query(({ ctx, input }) => listUsage(ctx.db, { organizationId: ctx.auth.organizationId, params: input }));
