@@ -11,6 +11,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import next from 'next';
 import { ensureDatabase } from './db/bootstrap';
+import { createEmbeddedEngine } from './jobs/engine/engine';
+import { inngestMode } from './jobs/engine/env';
 import { logger } from './logger';
 
 const root = process.cwd();
@@ -52,6 +54,16 @@ async function main() {
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
   if (!dev) ensureBuild();
+  // Created before Next.js loads so the SDK's environment already points at the engine.
+  const engine =
+    inngestMode() === 'embedded'
+      ? await createEmbeddedEngine({
+          appUrl: `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname}:${port}/api/inngest`,
+          exportEnv: true,
+          log: logger.child({ component: 'inngest-engine' }),
+        })
+      : undefined;
+  if (!engine) logger.info('Inngest functions run on the configured Inngest (INNGEST_* set): embedded engine off');
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -64,6 +76,7 @@ async function main() {
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
+  await engine?.start();
   logger.info(`Swish is running on http://localhost:${port} (dashboard, /v1 API, /docs/api)`);
 
   let stopping = false;
@@ -71,6 +84,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
     server.close();
     server.closeAllConnections();
     await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));

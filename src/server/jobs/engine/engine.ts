@@ -1,0 +1,517 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import postgres from 'postgres';
+import { exportEmbeddedEnv } from './env';
+import { toEngineFunction, type EngineFunction } from './function-config';
+import { canonicalJson, hashSigningKey, newSigningKey, safeEqual, signBody } from './protocol';
+import {
+  applyOutcome,
+  cancelRunTx,
+  claimNext,
+  expireWaits,
+  extendLease,
+  fireCrons,
+  insertEvents,
+  loadCallState,
+  loadFunctions,
+  nextDueAt,
+  processNextEvent,
+  releaseItem,
+  saveApp,
+  type CallOutcome,
+  type EventInput,
+  type QueueItem,
+  type RunRow,
+  type StepResult,
+} from './store';
+import { parseDuration, sleepTarget } from './time';
+
+/** Pino-compatible subset, so `logger` from src/server/logger.ts can be passed as is. */
+export interface EngineLogger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  debug?(obj: object | string, msg?: string): void;
+}
+
+export interface EmbeddedEngineOptions {
+  /** The app's serve endpoint, e.g. `http://127.0.0.1:3000/api/inngest`. */
+  appUrl: string;
+  /** Defaults to DATABASE_URL. The engine opens its own small pool (and one LISTEN connection). */
+  databaseUrl?: string;
+  /** Key the engine signs its calls with; the app must have the same `INNGEST_SIGNING_KEY`. Generated when omitted. */
+  signingKey?: string;
+  /** Key required on the event API (`POST /e/<key>`). Generated when omitted. */
+  eventKey?: string;
+  /** Where the engine's SDK-facing API listens (loopback and a free port by default). */
+  host?: string;
+  port?: number;
+  /** Export INNGEST_BASE_URL / INNGEST_SIGNING_KEY / INNGEST_EVENT_KEY into process.env so this process's SDK talks to the engine. */
+  exportEnv?: boolean;
+  log?: EngineLogger;
+  /** Time source for schedules (sleeps, timeouts, crons, backoff); request signatures always use the real clock. */
+  clock?: () => number;
+  /** How long a claimed call stays owned without a heartbeat; after a crash, work resumes once this ran out. */
+  leaseMs?: number;
+  /** Longest idle wait between looks at the queue (LISTEN/NOTIFY and local kicks wake it earlier). */
+  pollMs?: number;
+  /** Retry backoff: base × 2^attempt with jitter, capped. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Calls to the app in flight at once from this instance. */
+  workers?: number;
+  /** A call (one step) that takes longer than this is abandoned and retried. */
+  callTimeoutMs?: number;
+}
+
+export interface RunSnapshot {
+  id: string;
+  functionId: string;
+  status: RunRow['status'];
+  output: unknown;
+  error: unknown;
+  event: unknown;
+  steps: { id: string; result: StepResult }[];
+  createdAt: Date;
+  endedAt: Date | null;
+}
+
+export interface EmbeddedEngine {
+  /** Base URL of the engine's SDK-facing API (`/fn/register`, `/e/<key>`). */
+  url: string;
+  signingKey: string;
+  eventKey: string;
+  /** The engine's HTTP handler, for mounting it in another server. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Syncs the app (fails loudly on unsupported options) and starts working. */
+  start(): Promise<void>;
+  /** Syncs the app again (PUT on the serve endpoint → POST /fn/register). */
+  sync(): Promise<void>;
+  /** Sends events without HTTP (same effect as the event API). */
+  send(events: EventInput | EventInput[]): Promise<string[]>;
+  /** Cancels a running run; false when it had already ended. */
+  cancelRun(runId: string): Promise<boolean>;
+  getRun(runId: string): Promise<RunSnapshot | null>;
+  listRuns(functionId: string): Promise<RunSnapshot[]>;
+  /** Resolves when the run has ended (completed, failed or cancelled). */
+  waitForRun(runId: string, timeoutMs?: number): Promise<RunSnapshot>;
+  /** Wakes the scheduler now (after changing the clock in tests, for instance). */
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+const NOTIFY_CHANNEL = 'inngest_engine';
+const MAX_BODY = 16 * 1024 * 1024;
+
+const numberEnv = (name: string): number | undefined => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : Number(v);
+};
+
+const silentLog: EngineLogger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Creates the embedded Inngest engine and its HTTP listener, without starting work yet:
+ * `npm start` creates it before Next.js loads (so the SDK's environment points at it),
+ * then calls `start()` once the app listens. Tuning comes from the options or the
+ * SWISH_ENGINE_* environment variables (see src/server/jobs/README.md).
+ */
+export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
+  const log = opts.log ?? silentLog;
+  const clock = opts.clock ?? Date.now;
+  const leaseMs = opts.leaseMs ?? numberEnv('SWISH_ENGINE_LEASE_MS') ?? 30_000;
+  const pollMs = opts.pollMs ?? numberEnv('SWISH_ENGINE_POLL_MS') ?? 1_000;
+  const retryBaseMs = opts.retryBaseMs ?? numberEnv('SWISH_ENGINE_RETRY_BASE_MS') ?? 5_000;
+  const retryMaxMs = opts.retryMaxMs ?? numberEnv('SWISH_ENGINE_RETRY_MAX_MS') ?? 30 * 60_000;
+  const workers = opts.workers ?? numberEnv('SWISH_ENGINE_WORKERS') ?? 8;
+  const callTimeoutMs = opts.callTimeoutMs ?? numberEnv('SWISH_ENGINE_CALL_TIMEOUT_MS') ?? 3 * 3_600_000;
+  const signingKey = opts.signingKey ?? newSigningKey();
+  const eventKey = opts.eventKey ?? randomBytes(24).toString('hex');
+  const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('the embedded Inngest engine needs DATABASE_URL');
+
+  const sql = postgres(databaseUrl, { max: Math.max(4, Math.ceil(workers / 2)), onnotice: () => {}, idle_timeout: 30 });
+  const appIds = new Set<string>();
+  const inFlight = new Map<Promise<void>, AbortController>();
+  let syncing = false;
+  let started = false;
+  let stopped = false;
+  let ticking = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let fnCache: { at: number; fns: Map<string, EngineFunction> } | undefined;
+  const runWaiters = new Set<() => void>();
+
+  const functions = async () => {
+    if (!fnCache || Date.now() - fnCache.at > 1_000) fnCache = { at: Date.now(), fns: await loadFunctions(sql) };
+    return fnCache.fns;
+  };
+
+  const backoffMs = (attempt: number) => Math.min(retryMaxMs, retryBaseMs * 2 ** attempt) * (0.75 + Math.random() * 0.25);
+
+  const kick = () => {
+    if (!started || stopped) return;
+    if (ticking) {
+      again = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), 0);
+  };
+
+  const notify = () => {
+    sql.notify(NOTIFY_CHANNEL, '').catch(() => {});
+    for (const w of runWaiters) w();
+  };
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), Math.max(5, delay));
+  };
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    if (ticking) {
+      again = true;
+      return;
+    }
+    ticking = true;
+    let delay = pollMs;
+    try {
+      do {
+        again = false;
+        const now = clock();
+        const fns = await functions();
+        let changed = false;
+        for (let i = 0; i < 200 && !stopped && (await processNextEvent(sql, fns, now)); i++) changed = true;
+        if ((await expireWaits(sql, now)) > 0) changed = true;
+        if ((await fireCrons(sql, fns, now)) > 0) changed = true;
+        const ids = [...appIds];
+        while (ids.length && inFlight.size < workers && !stopped) {
+          const item = await claimNext(sql, ids, clock(), randomBytes(12).toString('hex'), { leaseMs });
+          if (!item) break;
+          launch(item);
+        }
+        if (changed) notify();
+      } while (again && !stopped);
+      const due = await nextDueAt(sql, [...appIds]);
+      const now = clock();
+      if (due !== null && due > now) delay = Math.min(pollMs, due - now);
+    } catch (err) {
+      if (!stopped) log.error({ err }, 'inngest engine: scheduler pass failed');
+    } finally {
+      ticking = false;
+      if (again) delay = 0;
+      schedule(delay);
+    }
+  }
+
+  function launch(item: QueueItem) {
+    const abort = new AbortController();
+    const p: Promise<void> = execute(item, abort.signal).finally(() => {
+      inFlight.delete(p);
+      kick();
+    });
+    inFlight.set(p, abort);
+  }
+
+  async function execute(item: QueueItem, signal: AbortSignal): Promise<void> {
+    const heartbeat = setInterval(() => {
+      extendLease(sql, item, clock() + leaseMs).catch((err) => log.warn({ err }, 'inngest engine: lease heartbeat failed'));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    try {
+      const { run, steps } = await loadCallState(sql, item.run_id);
+      const fns = await functions();
+      const fn = run ? fns.get(run.function_id) : undefined;
+      const ctx = { fn, functions: fns, now: clock(), backoffMs, sleepTarget, parseDuration };
+      if (!run || run.status !== 'running' || !fn) {
+        await applyOutcome(sql, item, { kind: 'completed', output: null }, ctx);
+        return;
+      }
+      const body = {
+        event: run.event,
+        events: [run.event],
+        steps: Object.fromEntries(steps.map((s) => [s.step_id, s.result])),
+        version: 2,
+        ctx: {
+          run_id: run.id,
+          attempt: item.attempt,
+          max_attempts: fn.maxAttempts,
+          disable_immediate_execution: run.disable_immediate_execution,
+          use_api: false,
+          stack: { stack: steps.map((s) => s.step_id), current: steps.length },
+        },
+      };
+      const outcome = await call(fn, item, body, signal);
+      if (stopped) {
+        await releaseItem(sql, item, clock());
+        return;
+      }
+      await applyOutcome(sql, item, outcome, { ...ctx, now: clock() });
+      notify();
+    } catch (err) {
+      if (!stopped) log.error({ err, runId: item.run_id }, 'inngest engine: call failed unexpectedly; retrying later');
+      await releaseItem(sql, item, clock() + (stopped ? 0 : backoffMs(item.attempt))).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  const parseRetryAfter = (v: string | undefined): number | undefined => {
+    if (!v) return undefined;
+    if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t - clock();
+  };
+
+  async function call(fn: EngineFunction, item: QueueItem, body: unknown, signal: AbortSignal): Promise<CallOutcome> {
+    const url = new URL(opts.appUrl);
+    url.searchParams.set('fnId', fn.id);
+    url.searchParams.set('stepId', item.step_id ?? 'step');
+    const text = canonicalJson(body);
+    let res: { status: number; headers: IncomingMessage['headers']; body: string };
+    try {
+      res = await post(url, text, { 'content-type': 'application/json', 'x-inngest-signature': signBody(text, signingKey) }, signal, callTimeoutMs);
+    } catch (err) {
+      if (stopped) throw err;
+      return { kind: 'error', error: { name: 'Error', message: `calling the app failed: ${(err as Error).message}` }, noRetry: false };
+    }
+    const noRetry = String(res.headers['x-inngest-no-retry'] ?? '') === 'true';
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'] as string | undefined);
+    let parsed: unknown;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : null;
+    } catch {
+      parsed = { name: 'Error', message: res.body.slice(0, 2000) };
+    }
+    if (res.status === 200) return { kind: 'completed', output: parsed };
+    if (res.status === 206 && Array.isArray(parsed)) return { kind: 'ops', ops: parsed, noRetry, retryAfterMs };
+    const error = parsed && typeof parsed === 'object' ? parsed : { name: 'Error', message: `HTTP ${res.status}: ${String(parsed)}` };
+    log.warn({ status: res.status, fnId: fn.id, runId: item.run_id, attempt: item.attempt }, 'inngest engine: call returned an error');
+    return { kind: 'error', error, noRetry, retryAfterMs };
+  }
+
+  async function registerApp(body: Record<string, unknown>): Promise<void> {
+    const appId = String(body.appName ?? '');
+    if (!appId) throw new Error('register: appName missing');
+    const raw = (body.functions ?? []) as Record<string, unknown>[];
+    const fns = raw.map((r) => ({ fn: toEngineFunction(appId, r), raw: r }));
+    await saveApp(sql, { id: appId, url: String(body.url ?? ''), sdk: body.sdk as string, framework: body.framework as string }, fns, clock());
+    fnCache = undefined;
+    if (syncing) appIds.add(appId);
+    log.info({ appId, functions: fns.map((f) => f.fn.id) }, 'inngest engine: app synced');
+  }
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://engine');
+    const reply = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    if (req.method === 'GET' && url.pathname === '/health') return reply(200, { ok: true });
+    if (req.method !== 'POST') return reply(404, { error: 'not found', status: 404 });
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      return reply(400, { error: 'body is not JSON', status: 400 });
+    }
+    if (url.pathname === '/fn/register') {
+      const auth = String(req.headers.authorization ?? '');
+      if (!safeEqual(auth, `Bearer ${hashSigningKey(signingKey)}`)) return reply(401, { error: 'unauthorized', status: 401 });
+      try {
+        await registerApp(body as Record<string, unknown>);
+        return reply(200, { ok: true, modified: true, status: 200 });
+      } catch (err) {
+        log.error({ err }, 'inngest engine: sync rejected');
+        return reply(400, { error: (err as Error).message, status: 400 });
+      }
+    }
+    const m = /^\/e\/([^/]+)$/.exec(url.pathname);
+    if (m) {
+      if (!safeEqual(decodeURIComponent(m[1]), eventKey)) return reply(401, { error: 'Event key not found', status: 401 });
+      const list = (Array.isArray(body) ? body : [body]) as EventInput[];
+      if (!list.every((e) => e && typeof e === 'object' && typeof e.name === 'string' && e.name)) {
+        return reply(400, { error: 'every event needs a name', status: 400 });
+      }
+      const seed = req.headers['x-inngest-event-id-seed'];
+      const events = list.map((e, i) => (e.id || !seed ? e : { ...e, dedupeKey: `seed:${seed}:${i}` }));
+      const ids = await send(events);
+      return reply(200, { ids, status: 200 });
+    }
+    return reply(404, { error: 'not found', status: 404 });
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    handleRequest(req, res).catch((err) => {
+      log.error({ err }, 'inngest engine: request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'internal error', status: 500 }));
+    });
+  };
+
+  async function send(events: EventInput | EventInput[]): Promise<string[]> {
+    const ids = await insertEvents(sql, Array.isArray(events) ? events : [events], clock());
+    notify();
+    kick();
+    return ids;
+  }
+
+  async function sync(): Promise<void> {
+    syncing = true;
+    try {
+      const res = await post(new URL(opts.appUrl), '', {}, undefined, 60_000, 'PUT');
+      let message = res.body;
+      try {
+        message = (JSON.parse(res.body) as { message?: string }).message ?? res.body;
+      } catch {
+        // keep the raw body
+      }
+      if (res.status !== 200) throw new Error(`Inngest app sync failed (HTTP ${res.status}): ${message}`);
+      if (!appIds.size) throw new Error(`Inngest app sync: the app at ${opts.appUrl} did not register with this engine (is INNGEST_BASE_URL set to ${url}?)`);
+    } finally {
+      syncing = false;
+    }
+  }
+
+  const snapshot = async (run: RunRow): Promise<RunSnapshot> => {
+    const steps = await sql<{ step_id: string; result: StepResult }[]>`select step_id, result from inngest_steps where run_id = ${run.id} order by seq`;
+    return {
+      id: run.id,
+      functionId: run.function_id,
+      status: run.status,
+      output: run.output,
+      error: run.error,
+      event: run.event,
+      steps: steps.map((s) => ({ id: s.step_id, result: s.result })),
+      createdAt: run.created_at,
+      endedAt: run.ended_at,
+    };
+  };
+
+  async function getRun(runId: string): Promise<RunSnapshot | null> {
+    const [run] = await sql<RunRow[]>`select * from inngest_runs where id = ${runId}`;
+    return run ? snapshot(run) : null;
+  }
+
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? numberEnv('SWISH_ENGINE_PORT') ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('engine listener has no address');
+  const url = `http://${opts.host ?? '127.0.0.1'}:${address.port}/`;
+  if (opts.exportEnv) exportEmbeddedEnv({ engineUrl: url, signingKey, eventKey });
+
+  return {
+    url,
+    signingKey,
+    eventKey,
+    handle,
+    sync,
+    send,
+    kick,
+    getRun,
+    async start() {
+      await sync();
+      const listener = await sql.listen(NOTIFY_CHANNEL, () => kick());
+      unlisten = () => listener.unlisten();
+      started = true;
+      log.info({ url, app: opts.appUrl, apps: [...appIds] }, 'inngest engine started');
+      kick();
+    },
+    async cancelRun(runId: string) {
+      const done = await sql.begin((tx) => cancelRunTx(tx, runId, clock()));
+      notify();
+      kick();
+      return done;
+    },
+    async listRuns(functionId: string) {
+      const runs = await sql<RunRow[]>`select * from inngest_runs where function_id = ${functionId} order by created_at, id`;
+      return Promise.all(runs.map(snapshot));
+    },
+    async waitForRun(runId: string, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const run = await getRun(runId);
+        if (run && run.status !== 'running') return run;
+        if (Date.now() > deadline) throw new Error(`run ${runId} still ${run?.status ?? 'missing'} after ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, 100);
+          function done() {
+            clearTimeout(t);
+            runWaiters.delete(done);
+            resolve();
+          }
+          runWaiters.add(done);
+        });
+      }
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      for (const abort of inFlight.values()) abort.abort();
+      await Promise.allSettled([...inFlight.keys()]);
+      await unlisten?.().catch(() => {});
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Creates the engine and starts it at once (the app must already be listening). */
+export async function startEmbeddedEngine(opts: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
+  const engine = await createEmbeddedEngine(opts);
+  try {
+    await engine.start();
+  } catch (err) {
+    await engine.stop();
+    throw err;
+  }
+  return engine;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  method = 'POST',
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method, headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no reply within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

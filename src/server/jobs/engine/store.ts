@@ -1,0 +1,551 @@
+import type postgres from 'postgres';
+import { compileExpression, evaluateKey } from './expression';
+import { toEngineFunction, triggerMatchesName, type EngineFunction, type EngineTrigger } from './function-config';
+import { ulid } from './protocol';
+import { nextCronTime } from './time';
+
+/**
+ * The engine's durable state transitions, each one a short PostgreSQL transaction. Every
+ * change to a run happens with the run's row locked (`for update`), so concurrent workers,
+ * event processors and timers on any number of app instances serialise per run; work is
+ * claimed with `for update skip locked`. Nothing here speaks HTTP.
+ */
+
+export type Sql = postgres.Sql;
+export type Tx = postgres.TransactionSql;
+type Json = postgres.JSONValue;
+
+export interface InngestEvent {
+  name: string;
+  data: Record<string, unknown>;
+  id: string;
+  ts: number;
+  v?: string;
+  user?: Record<string, unknown>;
+}
+
+/** An event as senders write it: only `name` is required. */
+export interface EventInput {
+  name: string;
+  data?: Record<string, unknown>;
+  id?: string;
+  ts?: number;
+  v?: string;
+  user?: Record<string, unknown>;
+  /** Deduplication key when the sender gave no id (derived from the SDK's `x-inngest-event-id-seed`, so a retried send counts once). */
+  dedupeKey?: string;
+}
+
+export type StepResult = { type: 'data'; data: unknown } | { type: 'error'; error: unknown };
+
+export interface RunRow {
+  id: string;
+  app_id: string;
+  function_id: string;
+  event: InngestEvent;
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
+  output: unknown;
+  error: unknown;
+  disable_immediate_execution: boolean;
+  concurrency: { key: string; limit: number }[];
+  parent_run_id: string | null;
+  parent_step_id: string | null;
+  created_at: Date;
+  ended_at: Date | null;
+}
+
+export interface QueueItem {
+  id: string;
+  run_id: string;
+  step_id: string | null;
+  attempt: number;
+  lease_token: string;
+}
+
+/** Durations the engine needs when it writes state. */
+export interface StoreTiming {
+  leaseMs: number;
+}
+
+const json = (sql: Sql | Tx, v: unknown) => sql.json((v === undefined ? null : v) as Json);
+
+/** Reads the synced function configs (all apps: an event may trigger another app's function, as on Inngest). */
+export async function loadFunctions(sql: Sql): Promise<Map<string, EngineFunction>> {
+  const rows = await sql<{ id: string; app_id: string; config: Record<string, unknown> }[]>`
+    select id, app_id, config from inngest_functions`;
+  const out = new Map<string, EngineFunction>();
+  for (const r of rows) {
+    try {
+      out.set(r.id, toEngineFunction(r.app_id, r.config));
+    } catch {
+      // A config stored by an older sync that this engine no longer accepts cannot start runs.
+    }
+  }
+  return out;
+}
+
+/**
+ * Stores an app's functions as a sync delivered them. Validation happened before; here the
+ * app's old functions disappear and cron rows follow the triggers.
+ */
+export async function saveApp(
+  sql: Sql,
+  app: { id: string; url: string; sdk?: string; framework?: string },
+  functions: { fn: EngineFunction; raw: Record<string, unknown> }[],
+  now: number,
+): Promise<void> {
+  await sql.begin(async (tx) => {
+    const at = new Date(now);
+    await tx`insert into inngest_apps (id, url, sdk, framework, synced_at)
+      values (${app.id}, ${app.url}, ${app.sdk ?? null}, ${app.framework ?? null}, ${at})
+      on conflict (id) do update set url = excluded.url, sdk = excluded.sdk, framework = excluded.framework, synced_at = excluded.synced_at`;
+    const ids = functions.map((f) => f.fn.id);
+    await tx`delete from inngest_functions where app_id = ${app.id} and not (id = any(${ids}))`;
+    for (const { fn, raw } of functions) {
+      await tx`insert into inngest_functions (id, app_id, name, config, updated_at)
+        values (${fn.id}, ${app.id}, ${fn.name}, ${json(tx, raw)}, ${at})
+        on conflict (id) do update set app_id = excluded.app_id, name = excluded.name, config = excluded.config, updated_at = excluded.updated_at`;
+    }
+    const crons = functions.flatMap(({ fn }) => fn.triggers.filter((t) => t.cron).map((t) => ({ fnId: fn.id, cron: t.cron! })));
+    await tx`delete from inngest_crons c where not exists (select 1 from inngest_functions f where f.id = c.function_id)`;
+    for (const fnId of ids) {
+      const keep = crons.filter((c) => c.fnId === fnId).map((c) => c.cron);
+      await tx`delete from inngest_crons where function_id = ${fnId} and not (cron = any(${keep}))`;
+    }
+    for (const c of crons) {
+      await tx`insert into inngest_crons (function_id, cron, next_at) values (${c.fnId}, ${c.cron}, ${new Date(nextCronTime(c.cron, now))})
+        on conflict do nothing`;
+    }
+  });
+}
+
+/**
+ * Stores received events; they are fanned out to triggers and waiters by `processEvent`.
+ * Events carrying an id already seen are accepted once (the first one wins).
+ */
+export async function insertEvents(sql: Sql, events: EventInput[], now: number): Promise<string[]> {
+  const ids: string[] = [];
+  await sql.begin(async (tx) => {
+    for (const e of events) {
+      const id = ulid(now);
+      const payload: InngestEvent = { name: e.name, data: e.data ?? {}, id: e.id || id, ts: e.ts || now, ...(e.v ? { v: e.v } : {}), ...(e.user ? { user: e.user } : {}) };
+      const externalId = e.id || e.dedupeKey || null;
+      const [row] = await tx<{ id: string }[]>`insert into inngest_events (id, external_id, name, payload, received_at)
+        values (${id}, ${externalId}, ${e.name}, ${json(tx, payload)}, ${new Date(now)})
+        on conflict (external_id) do nothing returning id`;
+      if (row) ids.push(row.id);
+      else {
+        const [existing] = await tx<{ id: string }[]>`select id from inngest_events where external_id = ${externalId}`;
+        ids.push(existing.id);
+      }
+    }
+  });
+  return ids;
+}
+
+async function enqueueDiscovery(tx: Tx, run: Pick<RunRow, 'id' | 'app_id'>, at: number) {
+  await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at)
+    values (${run.app_id}, ${run.id}, null, 0, ${new Date(at)})
+    on conflict (run_id) where step_id is null and status = 'queued' do update set run_at = least(inngest_queue.run_at, excluded.run_at)`;
+}
+
+async function memoise(tx: Tx, runId: string, stepId: string, result: StepResult, now: number): Promise<boolean> {
+  const rows = await tx`insert into inngest_steps (run_id, step_id, result, completed_at)
+    values (${runId}, ${stepId}, ${json(tx, result)}, ${new Date(now)}) on conflict do nothing returning step_id`;
+  return rows.length > 0;
+}
+
+async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
+  const [run] = await tx<RunRow[]>`select * from inngest_runs where id = ${runId} for update`;
+  return run;
+}
+
+/**
+ * Creates a run of `fn` for `event` unless its rate limit or idempotency key says no.
+ * Idempotent per (function, event id), so re-processing an event after a crash starts nothing twice.
+ */
+export async function createRun(
+  tx: Tx,
+  fn: EngineFunction,
+  event: InngestEvent,
+  eventId: string | null,
+  now: number,
+  parent?: { runId: string; stepId: string },
+): Promise<string | null> {
+  const scope = { event };
+  let idempotencyKey: string | null = null;
+  if (fn.idempotency) {
+    idempotencyKey = `${fn.id}:${evaluateKey(fn.idempotency, scope)}`;
+    await tx`select pg_advisory_xact_lock(hashtextextended(${idempotencyKey}, 0))`;
+    const [dup] = await tx`select 1 from inngest_runs where idempotency_key = ${idempotencyKey} and created_at > ${new Date(now - 86_400_000)} limit 1`;
+    if (dup) return null;
+  }
+  let rateLimitKey: string | null = null;
+  if (fn.rateLimit) {
+    rateLimitKey = `${fn.id}:${fn.rateLimit.key ? evaluateKey(fn.rateLimit.key, scope) : ''}`;
+    await tx`select pg_advisory_xact_lock(hashtextextended(${rateLimitKey}, 0))`;
+    const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from inngest_runs
+      where rate_limit_key = ${rateLimitKey} and created_at > ${new Date(now - fn.rateLimit.periodMs)}`;
+    if (n >= fn.rateLimit.limit) return null;
+  }
+  const concurrency = fn.concurrency.map((c) => ({
+    key: c.scope === 'fn' ? `fn:${fn.id}:${c.key ? evaluateKey(c.key, scope) : ''}` : `${c.scope}:${c.key ? evaluateKey(c.key, scope) : ''}`,
+    limit: c.limit,
+  }));
+  const id = ulid(now);
+  const [row] = await tx`insert into inngest_runs (id, app_id, function_id, event_id, event, status, concurrency, rate_limit_key, idempotency_key, parent_run_id, parent_step_id, created_at)
+    values (${id}, ${fn.appId}, ${fn.id}, ${eventId}, ${json(tx, event)}, 'running', ${json(tx, concurrency)}, ${rateLimitKey}, ${idempotencyKey},
+      ${parent?.runId ?? null}, ${parent?.stepId ?? null}, ${new Date(now)})
+    on conflict (function_id, event_id) do nothing returning id`;
+  if (!row) return null;
+  await enqueueDiscovery(tx, { id, app_id: fn.appId }, now);
+  for (const [i, c] of fn.cancel.entries()) {
+    await tx`insert into inngest_waits (run_id, step_id, kind, event_name, expression, expires_at, created_at)
+      values (${id}, ${`cancel:${i}`}, 'cancel', ${c.event}, ${c.if ?? null}, ${c.timeoutMs ? new Date(now + c.timeoutMs) : null}, ${new Date(now)})`;
+  }
+  return id;
+}
+
+/** Ends a run: state, queue and waits go; a caller waiting in `step.invoke` gets the result. */
+async function finishRun(tx: Tx, run: RunRow, status: 'completed' | 'failed' | 'cancelled', outcome: { output?: unknown; error?: unknown }, now: number) {
+  await tx`update inngest_runs set status = ${status}, output = ${json(tx, outcome.output ?? null)}, error = ${json(tx, outcome.error ?? null)}, ended_at = ${new Date(now)}
+    where id = ${run.id}`;
+  await tx`delete from inngest_queue where run_id = ${run.id}`;
+  await tx`delete from inngest_waits where run_id = ${run.id}`;
+  if (run.parent_run_id && run.parent_step_id) {
+    const result: StepResult =
+      status === 'completed'
+        ? { type: 'data', data: outcome.output ?? null }
+        : { type: 'error', error: status === 'cancelled' ? { name: 'Error', message: `Invoked run ${run.id} was cancelled` } : outcome.error };
+    await resolveWaitLocked(tx, run.parent_run_id, run.parent_step_id, result, now);
+  }
+  if (status === 'failed') {
+    const failed = { name: 'inngest/function.failed', data: { function_id: run.function_id, run_id: run.id, error: outcome.error, event: run.event } };
+    await insertEventsTx(tx, [failed], now);
+  }
+}
+
+async function insertEventsTx(tx: Tx, events: { name: string; data: Record<string, unknown> }[], now: number) {
+  for (const e of events) {
+    const id = ulid(now);
+    await tx`insert into inngest_events (id, name, payload, received_at)
+      values (${id}, ${e.name}, ${json(tx, { ...e, id, ts: now })}, ${new Date(now)})`;
+  }
+}
+
+async function resolveWaitLocked(tx: Tx, runId: string, stepId: string, result: StepResult, now: number): Promise<boolean> {
+  const run = await lockRun(tx, runId);
+  if (!run || run.status !== 'running') return false;
+  const deleted = await tx`delete from inngest_waits where run_id = ${runId} and step_id = ${stepId} returning kind`;
+  if (!deleted.length) return false;
+  await memoise(tx, runId, stepId, result, now);
+  await enqueueDiscovery(tx, run, now);
+  return true;
+}
+
+/** Cancels a running run (API or cancelOn). Returns false when it had already ended. */
+export async function cancelRunTx(tx: Tx, runId: string, now: number): Promise<boolean> {
+  const run = await lockRun(tx, runId);
+  if (!run || run.status !== 'running') return false;
+  await finishRun(tx, run, 'cancelled', {}, now);
+  return true;
+}
+
+/**
+ * Handles one received event: starts the runs it triggers, hands it to matching
+ * `waitForEvent` waiters and applies matching `cancelOn` conditions. Claimed with skip
+ * locked, marked processed in the same transaction.
+ */
+export async function processNextEvent(sql: Sql, functions: Map<string, EngineFunction>, now: number): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const [ev] = await tx<{ id: string; name: string; payload: InngestEvent; received_at: Date }[]>`
+      select id, name, payload, received_at from inngest_events where processed_at is null
+      order by received_at, id limit 1 for update skip locked`;
+    if (!ev) return false;
+    const event = ev.payload;
+    for (const fn of functions.values()) {
+      const trigger = fn.triggers.find((t) => matches(t, event));
+      if (trigger) await createRun(tx, fn, event, ev.id, now);
+    }
+    const waits = await tx<{ run_id: string; step_id: string; kind: string; expression: string | null; event: InngestEvent }[]>`
+      select w.run_id, w.step_id, w.kind, w.expression, r.event from inngest_waits w join inngest_runs r on r.id = w.run_id
+      where w.event_name = ${ev.name} and w.kind in ('event', 'cancel') and w.created_at <= ${ev.received_at} and r.status = 'running'
+      order by w.run_id, w.step_id`;
+    for (const w of waits) {
+      if (w.expression && !testExpression(w.expression, { event: w.event, async: event })) continue;
+      if (w.kind === 'event') await resolveWaitLocked(tx, w.run_id, w.step_id, { type: 'data', data: event }, now);
+      else await cancelRunTx(tx, w.run_id, now);
+    }
+    await tx`update inngest_events set processed_at = ${new Date(now)} where id = ${ev.id}`;
+    return true;
+  });
+}
+
+function testExpression(source: string, scope: Record<string, unknown>): boolean {
+  try {
+    return compileExpression(source).test(scope);
+  } catch {
+    return false;
+  }
+}
+
+function matches(trigger: EngineTrigger, event: InngestEvent): boolean {
+  if (!triggerMatchesName(trigger, event.name)) return false;
+  return !trigger.expression || testExpression(trigger.expression, { event });
+}
+
+/** Resolves waits whose time is up: sleeps wake with null, waitForEvent times out with null, invoke times out with an error. */
+export async function expireWaits(sql: Sql, now: number): Promise<number> {
+  const due = await sql<{ run_id: string; step_id: string; kind: string }[]>`
+    select run_id, step_id, kind from inngest_waits where expires_at <= ${new Date(now)} order by expires_at limit 100`;
+  for (const w of due) {
+    await sql.begin(async (tx) => {
+      if (w.kind === 'cancel') {
+        await tx`delete from inngest_waits where run_id = ${w.run_id} and step_id = ${w.step_id}`;
+        return;
+      }
+      const result: StepResult =
+        w.kind === 'invoke'
+          ? { type: 'error', error: { name: 'InngestInvokeTimeoutError', message: 'Timed out waiting for the invoked function to complete' } }
+          : { type: 'data', data: null };
+      await resolveWaitLocked(tx, w.run_id, w.step_id, result, now);
+    });
+  }
+  return due.length;
+}
+
+/** Starts the runs of due cron triggers (missed fires are not back-filled, as on Inngest). */
+export async function fireCrons(sql: Sql, functions: Map<string, EngineFunction>, now: number): Promise<number> {
+  return sql.begin(async (tx) => {
+    const due = await tx<{ function_id: string; cron: string; next_at: Date }[]>`
+      select function_id, cron, next_at from inngest_crons where next_at <= ${new Date(now)} limit 20 for update skip locked`;
+    for (const c of due) {
+      const fn = functions.get(c.function_id);
+      const at = c.next_at.getTime();
+      if (fn) {
+        const event: InngestEvent = { name: 'inngest/scheduled.timer', data: { cron: c.cron }, id: ulid(at), ts: at };
+        await createRun(tx, fn, event, `cron:${c.cron}:${at}`, now);
+      }
+      await tx`update inngest_crons set next_at = ${new Date(nextCronTime(c.cron, Math.max(now, at)))}
+        where function_id = ${c.function_id} and cron = ${c.cron}`;
+    }
+    return due.length;
+  });
+}
+
+/**
+ * Leases the next due call of `appIds`, honouring concurrency limits: a key's in-flight
+ * count is read under a transaction advisory lock (tried, never waited for, so claimers
+ * cannot deadlock), and one run never has two discovery calls at once.
+ */
+export async function claimNext(sql: Sql, appIds: string[], now: number, token: string, timing: StoreTiming): Promise<QueueItem | null> {
+  return sql.begin(async (tx) => {
+    const at = new Date(now);
+    const candidates = await tx<(QueueItem & { concurrency: { key: string; limit: number }[] })[]>`
+      select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
+      from inngest_queue q join inngest_runs r on r.id = q.run_id
+      where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
+      order by q.run_at, q.id limit 20 for update of q skip locked`;
+    for (const c of candidates) {
+      if (c.step_id === null) {
+        const [busy] = await tx`select 1 from inngest_queue where run_id = ${c.run_id} and step_id is null and status = 'leased'
+          and leased_until >= ${at} and id <> ${c.id}`;
+        if (busy) continue;
+      }
+      let blocked = false;
+      for (const k of [...c.concurrency].sort((a, b) => a.key.localeCompare(b.key))) {
+        const [{ locked }] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtextextended(${k.key}, 0)) as locked`;
+        if (!locked) {
+          blocked = true;
+          break;
+        }
+        const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from inngest_queue
+          where status = 'leased' and leased_until >= ${at} and ${k.key} = any(concurrency_keys) and id <> ${c.id}`;
+        if (n >= k.limit) {
+          blocked = true;
+          break;
+        }
+      }
+      if (blocked) continue;
+      await tx`update inngest_queue set status = 'leased', lease_token = ${token}, leased_until = ${new Date(now + timing.leaseMs)},
+        concurrency_keys = ${c.concurrency.map((k) => k.key)} where id = ${c.id}`;
+      return { id: c.id, run_id: c.run_id, step_id: c.step_id, attempt: c.attempt, lease_token: token };
+    }
+    return null;
+  });
+}
+
+/** Keeps a lease alive while the call runs; false when the item was taken over or finished. */
+export async function extendLease(sql: Sql, item: QueueItem, until: number): Promise<boolean> {
+  const rows = await sql`update inngest_queue set leased_until = ${new Date(until)} where id = ${item.id} and lease_token = ${item.lease_token} returning id`;
+  return rows.length > 0;
+}
+
+/** What the engine needs to call the app for a queue item. */
+export async function loadCallState(sql: Sql, runId: string) {
+  const [run] = await sql<RunRow[]>`select * from inngest_runs where id = ${runId}`;
+  const steps = await sql<{ step_id: string; result: StepResult }[]>`select step_id, result from inngest_steps where run_id = ${runId} order by seq`;
+  return { run, steps };
+}
+
+/** One op of a 206 reply, as the SDK sends it. */
+export interface OutgoingOp {
+  id: string;
+  op: string;
+  name?: string;
+  opts?: Record<string, unknown> & { timeout?: string; if?: string; function_id?: string; payload?: { data?: Record<string, unknown>; v?: string } };
+  data?: unknown;
+  error?: unknown;
+}
+
+/** The outcome of one call, classified by the caller from the HTTP reply. */
+export type CallOutcome =
+  | { kind: 'completed'; output: unknown }
+  | { kind: 'ops'; ops: OutgoingOp[]; noRetry: boolean; retryAfterMs?: number }
+  | { kind: 'error'; error: unknown; noRetry: boolean; retryAfterMs?: number };
+
+export interface ApplyContext {
+  fn: EngineFunction | undefined;
+  functions: Map<string, EngineFunction>;
+  now: number;
+  backoffMs: (attempt: number) => number;
+  sleepTarget: (name: string, now: number) => number;
+  parseDuration: (s: string) => number;
+}
+
+/**
+ * Applies a call's outcome to the run: memoises step results, schedules retries with
+ * backoff (or `retry-after`), records sleeps/waits/invokes, queues the next discovery call,
+ * and ends the run on completion or final failure.
+ */
+export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutcome, ctx: ApplyContext): Promise<void> {
+  const { now, fn } = ctx;
+  await sql.begin(async (tx) => {
+    const run = await lockRun(tx, item.run_id);
+    const dropItem = () => tx`delete from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token}`;
+    if (!run || run.status !== 'running' || !fn) {
+      await dropItem();
+      if (run && run.status === 'running') await finishRun(tx, run, 'failed', { error: { name: 'Error', message: `function ${run.function_id} is no longer served by the app` } }, now);
+      return;
+    }
+    const maxAttempts = fn.maxAttempts;
+    const retry = async (stepId: string | null, attempt: number, delayMs: number) => {
+      const runAt = new Date(now + delayMs);
+      if (item.step_id === stepId) {
+        await tx`update inngest_queue set attempt = ${attempt}, run_at = ${runAt}, status = 'queued', lease_token = null, leased_until = null
+          where id = ${item.id} and lease_token = ${item.lease_token}`;
+      } else {
+        await dropItem();
+        await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at) values (${run.app_id}, ${run.id}, ${stepId}, ${attempt}, ${runAt})
+          on conflict (run_id, step_id) where step_id is not null do update set attempt = excluded.attempt, run_at = excluded.run_at, status = 'queued', lease_token = null, leased_until = null`;
+      }
+    };
+    const delay = (attempt: number, retryAfterMs?: number) => (retryAfterMs !== undefined ? Math.max(0, retryAfterMs) : ctx.backoffMs(attempt));
+
+    if (outcome.kind === 'completed') {
+      await finishRun(tx, run, 'completed', { output: outcome.output }, now);
+      return;
+    }
+    if (outcome.kind === 'error') {
+      if (!outcome.noRetry && item.attempt + 1 < maxAttempts) await retry(item.step_id, item.attempt + 1, delay(item.attempt, outcome.retryAfterMs));
+      else await finishRun(tx, run, 'failed', { error: outcome.error }, now);
+      return;
+    }
+
+    let discover = false;
+    let keepItem = false;
+    const memo = await tx<{ step_id: string }[]>`select step_id from inngest_steps where run_id = ${run.id}`;
+    const done = new Set(memo.map((m) => m.step_id));
+    const addWait = (stepId: string, kind: string, fields: { eventName?: string; expression?: string; expiresAt?: number; invokedRunId?: string }) =>
+      tx`insert into inngest_waits (run_id, step_id, kind, event_name, expression, expires_at, invoked_run_id, created_at)
+        values (${run.id}, ${stepId}, ${kind}, ${fields.eventName ?? null}, ${fields.expression ?? null},
+          ${fields.expiresAt !== undefined ? new Date(fields.expiresAt) : null}, ${fields.invokedRunId ?? null}, ${new Date(now)})
+        on conflict do nothing returning step_id`;
+
+    for (const op of outcome.ops) {
+      switch (op.op) {
+        case 'StepRun':
+          if (await memoise(tx, run.id, op.id, { type: 'data', data: op.data ?? null }, now)) discover = true;
+          break;
+        case 'StepError':
+          if (!outcome.noRetry && item.attempt + 1 < maxAttempts) {
+            await retry(op.id, item.attempt + 1, delay(item.attempt, outcome.retryAfterMs));
+            keepItem = true;
+          } else if (await memoise(tx, run.id, op.id, { type: 'error', error: op.error }, now)) discover = true;
+          break;
+        case 'StepFailed':
+          if (await memoise(tx, run.id, op.id, { type: 'error', error: op.error }, now)) discover = true;
+          break;
+        case 'StepPlanned':
+          if (!run.disable_immediate_execution) {
+            await tx`update inngest_runs set disable_immediate_execution = true where id = ${run.id}`;
+            run.disable_immediate_execution = true;
+          }
+          if (!done.has(op.id)) {
+            await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at) values (${run.app_id}, ${run.id}, ${op.id}, 0, ${new Date(now)})
+              on conflict (run_id, step_id) where step_id is not null do nothing`;
+          }
+          break;
+        case 'Sleep':
+          if (!done.has(op.id)) await addWait(op.id, 'sleep', { expiresAt: ctx.sleepTarget(op.name ?? '', now) });
+          break;
+        case 'WaitForEvent':
+          if (!done.has(op.id))
+            await addWait(op.id, 'event', {
+              eventName: op.name,
+              expression: op.opts?.if || undefined,
+              expiresAt: now + ctx.parseDuration(String(op.opts?.timeout ?? '')),
+            });
+          break;
+        case 'InvokeFunction': {
+          if (done.has(op.id)) break;
+          const [existing] = await tx`select 1 from inngest_waits where run_id = ${run.id} and step_id = ${op.id}`;
+          if (existing) break;
+          const target = ctx.functions.get(String(op.opts?.function_id ?? ''));
+          if (!target) {
+            await memoise(tx, run.id, op.id, { type: 'error', error: { name: 'Error', message: `step.invoke: function ${op.opts?.function_id} is not synced` } }, now);
+            discover = true;
+            break;
+          }
+          const event: InngestEvent = { name: 'inngest/function.invoked', data: op.opts?.payload?.data ?? {}, id: ulid(now), ts: now };
+          const childId = await createRun(tx, target, event, `invoke:${run.id}:${op.id}`, now, { runId: run.id, stepId: op.id });
+          if (!childId) {
+            await memoise(tx, run.id, op.id, { type: 'error', error: { name: 'Error', message: `step.invoke: ${target.id} did not start (rate limit or idempotency)` } }, now);
+            discover = true;
+            break;
+          }
+          await addWait(op.id, 'invoke', { invokedRunId: childId, expiresAt: op.opts?.timeout ? now + ctx.parseDuration(op.opts.timeout) : undefined });
+          break;
+        }
+        case 'RunComplete':
+          await finishRun(tx, run, 'completed', { output: op.data ?? null }, now);
+          return;
+        case 'DiscoveryRequest':
+          discover = true;
+          break;
+        default:
+          await finishRun(tx, run, 'failed', { error: { name: 'NonRetriableError', message: `the embedded Inngest engine does not support step op ${op.op}` } }, now);
+          return;
+      }
+    }
+    if (!keepItem) await dropItem();
+    if (discover) await enqueueDiscovery(tx, run, now);
+  });
+}
+
+/** Puts a leased item back (the call could not be made, e.g. the engine is stopping). */
+export async function releaseItem(sql: Sql, item: QueueItem, runAt: number): Promise<void> {
+  await sql`update inngest_queue set status = 'queued', lease_token = null, leased_until = null, run_at = ${new Date(runAt)}
+    where id = ${item.id} and lease_token = ${item.lease_token}`;
+}
+
+/** The earliest time anything becomes due, so the engine can sleep until then. */
+export async function nextDueAt(sql: Sql, appIds: string[]): Promise<number | null> {
+  const [row] = await sql<{ t: Date | null }[]>`select least(
+      (select min(run_at) from inngest_queue where app_id = any(${appIds}) and status = 'queued'),
+      (select min(leased_until) from inngest_queue where app_id = any(${appIds}) and status = 'leased'),
+      (select min(expires_at) from inngest_waits),
+      (select min(next_at) from inngest_crons),
+      (select min(received_at) from inngest_events where processed_at is null)) as t`;
+  return row?.t ? row.t.getTime() : null;
+}

@@ -1,0 +1,24 @@
+import { eventType } from 'inngest';
+import { z } from 'zod';
+
+/**
+ * Typed events, one `eventType` per event name: `inngest.send(sessionSubmitted.create({...}))`
+ * validates the payload before it leaves, and functions triggered by it receive typed
+ * `event.data` (validated again on arrival). Add an event here, never inline in a function.
+ */
+
+/** A session was submitted (after its credit hold): starts the session pipeline. */
+export const sessionSubmitted = eventType('swish/session.submitted', {
+  schema: z.object({
+    session_id: z.string(),
+    organization_id: z.string(),
+  }),
+});
+
+/** A public Event (`session.processed`, `session.failed`) was recorded: fans it out to webhook endpoints. */
+export const eventRecorded = eventType('swish/event.recorded', {
+  schema: z.object({
+    event_id: z.string(),
+    organization_id: z.string(),
+  }),
+});

@@ -1,0 +1,7 @@
+import type { InngestFunction } from 'inngest';
+
+/**
+ * Every Inngest function the service serves at /api/inngest, one per file in this folder.
+ * The embedded engine and Inngest Cloud both learn them from this list when the app syncs.
+ */
+export const functions: InngestFunction.Any[] = [];
