@@ -14,7 +14,7 @@ function signingKey(): Buffer {
     secret = Buffer.from(process.env.SWISH_SECRET);
     return secret;
   }
-  const dir = resolve(process.env.DATA_DIR ?? '.data');
+  const dir = resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data');
   const file = join(dir, 'media-signing.key');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });

@@ -1,0 +1,125 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { expect, test } from '@playwright/test';
+import { createOrg, expectError, swishCli } from '../helpers';
+
+test.describe('authentication', () => {
+  test('every /v1 endpoint answers 401 without a valid key, with the right code', async ({ request }) => {
+    const org = await createOrg();
+    const endpoints = ['/v1/balance', '/v1/sessions', '/v1/usage', '/v1/sessions/sess_01abcdefghjkmnpqrstvwxyz01'];
+    for (const path of endpoints) {
+      const e = await expectError(await request.get(path), 401, 'api_key_missing');
+      expect(e.type).toBe('authentication_error');
+      await expectError(await request.get(path, { headers: { Authorization: 'Bearer nope' } }), 401, 'api_key_invalid');
+      await expectError(
+        await request.get(path, { headers: { Authorization: `Bearer swish_prod_${'x'.repeat(32)}` } }),
+        401,
+        'api_key_invalid',
+      );
+      await expectError(await request.get(path, { headers: { Authorization: `Bearer ${org.staging}` } }), 401, 'api_key_wrong_environment');
+    }
+    await expectError(await request.post('/v1/sessions', { data: {} }), 401, 'api_key_missing');
+  });
+
+  test('a revoked key stops working at once', async ({ request }) => {
+    const org = await createOrg();
+    expect((await request.get('/v1/balance', { headers: org.auth })).status()).toBe(200);
+    await swishCli(['keys:revoke', org.prodKeyId]);
+    await expectError(await request.get('/v1/balance', { headers: org.auth }), 401, 'api_key_revoked');
+  });
+});
+
+test.describe('errors', () => {
+  test('unknown routes, wrong methods, bad bodies and unknown fields get the spec body', async ({ request }) => {
+    const org = await createOrg();
+    await expectError(await request.get('/v1/nothing-here', { headers: org.auth }), 404, 'route_missing');
+    const wrong = await request.delete('/v1/balance', { headers: org.auth });
+    await expectError(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers()['allow']).toBe('GET');
+    await expectError(
+      await request.post('/v1/sessions', { headers: { ...org.auth, 'Content-Type': 'application/json' }, data: '{"source": ' }),
+      400,
+      'body_invalid',
+    );
+    await expectError(
+      await request.post('/v1/sessions', { headers: { ...org.auth, 'Content-Type': 'text/plain' }, data: 'hello' }),
+      400,
+      'body_invalid',
+    );
+    await expectError(
+      await request.post('/v1/sessions', { headers: { ...org.auth, 'Content-Type': 'application/json' }, data: '[1,2]' }),
+      400,
+      'body_invalid',
+    );
+    const big = JSON.stringify({ source: { url: 'https://example.com/a.mp4' }, metadata: { a: 'x'.repeat(1024 * 1024) } });
+    await expectError(await request.post('/v1/sessions', { headers: { ...org.auth, 'Content-Type': 'application/json' }, data: big }), 413, 'body_too_large');
+    await expectError(
+      await request.post('/v1/sessions', { headers: org.auth, data: { source: { url: 'https://example.com/a.mp4' }, colour: 'red' } }),
+      400,
+      'parameter_invalid',
+      'colour',
+    );
+    await expectError(await request.get('/v1/balance?foo=1', { headers: org.auth }), 400, 'parameter_invalid', 'foo');
+  });
+});
+
+test.describe('rate limit', () => {
+  test('the 61st request in a minute gets 429 with Retry-After; headers on every response', async ({ request }) => {
+    const org = await createOrg();
+    let last;
+    for (let i = 1; i <= 60; i++) {
+      last = await request.get('/v1/balance', { headers: org.auth });
+      expect(last.status()).toBe(200);
+      expect(last.headers()['x-ratelimit-limit']).toBe('60');
+      expect(last.headers()['x-ratelimit-remaining']).toBe(String(60 - i));
+      expect(Number(last.headers()['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    }
+    const limited = await request.get('/v1/balance', { headers: org.auth });
+    const e = await expectError(limited, 429, 'rate_limited');
+    expect(e.type).toBe('rate_limit_error');
+    const retryAfter = Number(limited.headers()['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // another key of another organization is not affected
+    const other = await createOrg();
+    expect((await request.get('/v1/balance', { headers: other.auth })).status()).toBe(200);
+  });
+});
+
+test.describe('balance, health, OpenAPI and the CLI', () => {
+  test('orgs:create prints keys that work against /v1/balance', async ({ request }) => {
+    const org = await swishCli(['orgs:create', '--name', 'Demo', '--grant-cents', '5000']);
+    expect(org.keys.production.secret).toMatch(/^swish_prod_/);
+    const res = await request.get('/v1/balance', { headers: { Authorization: `Bearer ${org.keys.production.secret}` } });
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toMatchObject({ object: 'balance', currency: 'usd', available_cents: 5000, held_cents: 0, credit_cents: 5000, rate_cents_per_hour: 500 });
+    await swishCli(['credits:grant', '--org', org.id, '--cents', '250', '--reason', 'goodwill']);
+    const after = await (await request.get('/v1/balance', { headers: { Authorization: `Bearer ${org.keys.production.secret}` } })).json();
+    expect(after.credit_cents).toBe(5250);
+    const list = await swishCli(['orgs:list']);
+    expect(list.find((o: { id: string }) => o.id === org.id)).toMatchObject({ available_cents: 5250 });
+  });
+
+  test('health reports the database', async ({ request }) => {
+    const res = await request.get('/api/health');
+    expect(await res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  test('the OpenAPI document is valid and tells the truth', async ({ request }) => {
+    const doc = await (await request.get('/v1/openapi.json')).json();
+    await SwaggerParser.validate(structuredClone(doc));
+    const create = doc.paths['/sessions'].post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '402', '409', '429']));
+    expect(create.responses['200']).toBeUndefined();
+    expect(create.responses['201'].headers['X-Service-Cost-Cents']).toBeDefined();
+    expect(doc.components.schemas.InsufficientCreditsError.properties.error.required).toEqual(
+      expect.arrayContaining(['needed_cents', 'available_cents']),
+    );
+    expect(doc.paths['/balance'].get.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    for (const path of ['/sessions', '/sessions/{id}', '/sessions/{id}/shots', '/sessions/{id}/highlights', '/sessions/{id}/players', '/usage', '/balance']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    const page = await request.get('/docs/api');
+    expect(page.status()).toBe(200);
+    expect(await page.text()).toContain('/v1/openapi.json');
+  });
+});

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, type APIResponse } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
+
+const run = promisify(execFile);
+
+/** Runs the operator CLI against the e2e server's database, as an operator would. */
+export async function swishCli(args: string[]): Promise<any> {
+  const { stdout } = await run('node', ['--import', 'tsx', 'src/cli/swish.ts', ...args, '--json'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, SWISH_DB_PORT: String(E2E_DB_PORT), DATABASE_URL: '' },
+  });
+  return JSON.parse(stdout);
+}
+
+export interface TestOrg {
+  id: string;
+  defaultGroup: string;
+  prod: string;
+  staging: string;
+  prodKeyId: string;
+  auth: Record<string, string>;
+}
+
+/** A new organization with keys and credit, created through the CLI. */
+export async function createOrg(grantCents = 100_000): Promise<TestOrg> {
+  const org = await swishCli(['orgs:create', '--name', `E2E ${Date.now()}`, '--grant-cents', String(grantCents)]);
+  return {
+    id: org.id,
+    defaultGroup: org.default_group,
+    prod: org.keys.production.secret,
+    staging: org.keys.staging.secret,
+    prodKeyId: org.keys.production.id,
+    auth: { Authorization: `Bearer ${org.keys.production.secret}` },
+  };
+}
+
+/** Asserts the spec's error body and returns it. */
+export async function expectError(res: APIResponse, status: number, code: string, param?: string) {
+  expect(res.status(), await res.text()).toBe(status);
+  const body = await res.json();
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  expect(body.error.message.length).toBeGreaterThan(0);
+  expect(typeof body.error.type).toBe('string');
+  if (param !== undefined) expect(body.error.param).toBe(param);
+  expect(JSON.stringify(body)).not.toMatch(/stack|at \w+ \(|select |insert /i);
+  expect(res.headers()['request-id']).toMatch(/^req_/);
+  return body.error;
+}
