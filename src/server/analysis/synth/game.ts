@@ -225,8 +225,8 @@ export class Game {
     if (r.done) this.done = true;
     this.updatePlayers();
     this.updateBall();
-    if (this.cfg.duration !== null && this.t >= this.cfg.duration - 1e-9) this.done = true;
     this.frame++;
+    if (this.cfg.duration !== null && this.frame >= Math.round(this.cfg.duration * this.cfg.fps)) this.done = true;
   }
 
   private updatePlayers(): void {
@@ -513,7 +513,7 @@ export class Game {
     shooter.lookAt = { x: h.rim.x, y: h.rim.y };
     b.dribbling = false;
     this.setPose(shooter, 'hold');
-    yield* this.until(() => Math.hypot(shooter.vel.x, shooter.vel.y) < 0.3, 1);
+    yield* this.until(() => Math.hypot(shooter.vel.x, shooter.vel.y) < 0.6, 0.6);
     const want = Math.atan2(h.rim.y - shooter.pos.y, h.rim.x - shooter.pos.x);
     yield* this.until(() => Math.abs(Math.atan2(Math.sin(want - shooter.facing), Math.cos(want - shooter.facing))) < 0.05, 1);
     shooter.facing = want;
@@ -691,7 +691,7 @@ export class Game {
       if (p.pose === 'defend' || p.pose === 'catch') this.setPose(p, 'idle');
     }
     b.dribbling = false;
-    yield* this.wait(0.8);
+    yield* this.wait(0.5);
     const lane = this.cfg.spec.laneWidth / 2 + 0.45;
     const laneSpots: Vec2[] = [];
     for (const bx of [2.3, 3.3, 4.2]) for (const s of [1, -1]) laneSpots.push({ x: h.baselineX - h.side * bx, y: s * lane });
@@ -699,11 +699,11 @@ export class Game {
     others.sort((a, b2) => (a.team === def ? 0 : 1) - (b2.team === def ? 0 : 1));
     others.forEach((p, i) => {
       const spot = i < laneSpots.length ? laneSpots[i] : spotAround(h, this.rng.range(7.6, 8.6), this.rng.range(-1, 1));
-      this.moveTo(p, spot, 2.2);
+      this.moveTo(p, spot, 3.8);
       p.lookAt = { x: h.rim.x, y: h.rim.y };
     });
-    this.moveTo(shooter, freeThrowSpot(this.cfg.spec, h), 2.5);
-    yield* this.until(() => this.players.every((p) => this.arrived(p)), 6);
+    this.moveTo(shooter, freeThrowSpot(this.cfg.spec, h), 3.5);
+    yield* this.until(() => this.players.every((p) => this.arrived(p)), 3.5);
     if (b.holder !== shooter) {
       if (b.mode === 'held' && b.holder) yield* this.pass(b.holder, shooter);
       else {
@@ -716,7 +716,7 @@ export class Game {
       shooter.lookAt = { x: h.rim.x, y: h.rim.y };
       b.dribbling = true;
       this.setPose(shooter, 'dribble');
-      yield* this.wait(this.rng.range(1.0, 1.8));
+      yield* this.wait(this.rng.range(0.7, 1.3));
       b.dribbling = false;
       this.setPose(shooter, 'hold');
       yield* this.wait(0.5);
@@ -781,27 +781,27 @@ export class Game {
     const inHalf = (handler.pos.x - 0) * h.side > 1;
     if (fullCourt && !inHalf) {
       yield* this.dribbleTo(handler, spotAround(h, this.rng.range(8, 9.5), this.rng.range(-0.5, 0.5)), this.rng.range(4, 6), off, 8);
-    } else if (this.needsClear || distToBasket(h, handler.pos) < 6) {
-      yield* this.dribbleTo(handler, spotAround(h, this.rng.range(7.6, 8.8), this.rng.range(-0.9, 0.9)), this.rng.range(2.5, 4.5), off, 6);
+    } else if (distToBasket(h, handler.pos) < (this.needsClear ? 6.9 : 5.5)) {
+      yield* this.dribbleTo(handler, spotAround(h, this.rng.range(7.6, 8.6), this.rng.range(-0.9, 0.9)), this.rng.range(4, 5.5), off, 4);
     }
     this.needsClear = false;
     const offense = this.team(off);
-    const ftChance = this.cfg.noShots || offense.length + this.team(def).length < 2 ? 0 : 0.1;
+    const ftChance = this.cfg.noShots || offense.length + this.team(def).length < 2 ? 0 : 0.07;
     if (this.rng.chance(ftChance) && this.remaining() > 16) {
       const shooter = this.rng.pick(offense);
       const made = [this.rng.chance(0.75), this.rng.chance(0.75)];
       yield* this.freeThrows(shooter, made, true);
       return;
     }
-    const nPass = offense.length > 1 ? this.rng.int(this.cfg.noShots ? 1 : 0, 3) : 0;
-    for (let i = 0; i < nPass && this.remaining() > 8; i++) {
+    const nPass = offense.length > 1 ? this.rng.weighted({ 0: 0.4, 1: 0.35, 2: 0.2, 3: this.cfg.noShots ? 0.3 : 0.05 }) : '0';
+    for (let i = 0; i < Number(nPass) + (this.cfg.noShots ? 1 : 0) && this.remaining() > 8; i++) {
       if (i > 0 || this.rng.chance(0.5)) this.setFormation(off, handler, false);
-      yield* this.play(this.rng.range(0.4, 1.4), off);
+      yield* this.play(this.rng.range(0.2, 0.9), off);
       const mates = offense.filter((p) => p !== handler);
       const to = this.rng.pick(mates);
       yield* this.pass(handler, to);
       handler = to;
-      if (this.rng.chance(0.5)) yield* this.dribbleTo(handler, spotAround(h, this.rng.range(5, 8), this.rng.range(-1.3, 1.3)), 3, off, 2);
+      if (this.rng.chance(0.3)) yield* this.dribbleTo(handler, spotAround(h, this.rng.range(5, 8), this.rng.range(-1.3, 1.3)), 4, off, 1.5);
     }
     if (this.cfg.noShots) {
       yield* this.play(this.rng.range(0.5, 1.5), off);
@@ -816,10 +816,10 @@ export class Game {
       this.needsClear = !fullCourt;
       return;
     }
-    if (this.remaining() < 7) return;
+    if (this.remaining() < 6) return;
     const three = this.cfg.spec.threePoint !== 'none' && this.rng.chance(0.36);
     const spot = this.shotSpot(h, three);
-    yield* this.dribbleTo(handler, spot, this.rng.range(3, 5), off, 4);
+    yield* this.dribbleTo(handler, spot, this.rng.range(4.5, 6), off, 2.5);
     const kind = this.randomKind(distToBasket(h, handler.pos), null);
     yield* this.shootAndRecover(handler, kind, false, true);
   }
@@ -873,7 +873,7 @@ export class Game {
       return;
     }
     while (true) {
-      if (this.remaining() < 9) {
+      if (this.remaining() < 7) {
         yield* this.idle();
         return;
       }

@@ -141,6 +141,16 @@ interface AttemptView {
   visible: boolean | null;
 }
 
+/** Milliseconds spent per stage of a render (accumulated), to see whether drawing or encoding is the bottleneck. */
+export interface RenderTiming {
+  setupMs: number;
+  simMs: number;
+  drawMs: number;
+  sensorMs: number;
+  /** Waiting for ffmpeg to take the frame (encoder-bound when large). */
+  waitMs: number;
+}
+
 /** Everything needed to run (and optionally draw) one clip. */
 class Session {
   readonly opts: ResolvedOptions;
@@ -397,44 +407,18 @@ export function groundTruthFile(clips: GroundTruthClip[]): GroundTruthFile {
   return { schema: { ...SCHEMA_NOTES }, clips };
 }
 
-/** Post-processing: exposure drift and sensor noise, per frame. */
-class Sensor {
-  private readonly lut = new Uint8ClampedArray(256);
-  private readonly noise: Int8Array;
-  private readonly phase: number;
-  private readonly gain: number;
-
-  constructor(
-    private readonly rng: Rng,
-    private readonly n: number,
-    private readonly strength: number,
-  ) {
-    this.noise = new Int8Array(n + 8192);
-    const sigma = 2.2 * strength;
-    for (let i = 0; i < this.noise.length; i++) this.noise[i] = Math.max(-127, Math.min(127, Math.round(rng.normal() * sigma)));
-    this.phase = rng.range(0, 6.28);
-    this.gain = rng.range(0.92, 1.08);
-  }
-
-  /** Exposure factor at time t (slow auto-exposure drift plus a faint light flicker). */
-  exposure(t: number): number {
-    return this.gain * (1 + 0.035 * Math.sin(t * 0.7 + this.phase) + 0.006 * Math.sin(t * 13.1));
-  }
-
-  apply(f: Frame, t: number): void {
-    const lut = this.lut;
-    const g = this.exposure(t);
-    for (let i = 0; i < 256; i++) lut[i] = i * g;
-    const d = f.data;
-    const n = this.n;
-    if (this.strength <= 0) {
-      for (let i = 0; i < n; i++) d[i] = lut[d[i]];
-      return;
-    }
-    const nz = this.noise;
-    const off = this.rng.int(0, 8191);
-    for (let i = 0; i < n; i++) d[i] = lut[d[i]] + nz[i + off];
-  }
+/**
+ * Sensor simulation done inside ffmpeg (C, SIMD, on the encoder's threads) rather than per
+ * pixel in JS: slow auto-exposure drift with a faint light flicker (eq) and temporal sensor
+ * noise (noise filter with a fixed seed, so output stays deterministic).
+ */
+function sensorFilter(opts: ResolvedOptions, rng: Rng): string {
+  const phase = rng.range(0, 6.28).toFixed(3);
+  const base = rng.range(-0.03, 0.03).toFixed(4);
+  const parts = ['format=yuv420p', `eq=brightness='${base}+0.025*sin(0.7*t+${phase})+0.004*sin(13.1*t)':saturation=${rng.range(0.92, 1.08).toFixed(3)}:eval=frame`];
+  const strength = Math.round(3 * opts.noise);
+  if (strength > 0) parts.push(`noise=c0s=${strength}:c0f=t+u:c1s=${Math.max(1, strength - 1)}:c1f=t+u:c2s=${Math.max(1, strength - 1)}:c2f=t+u:all_seed=${opts.seed & 0xffff}`);
+  return parts.join(',');
 }
 
 /**
@@ -445,7 +429,7 @@ class Sensor {
 export async function renderSyntheticGame(
   options: SynthOptions,
   outPath: string,
-  hooks: { onProgress?: (frame: number, t: number) => void; signal?: AbortSignal } = {},
+  hooks: { onProgress?: (frame: number, t: number) => void; signal?: AbortSignal; timing?: RenderTiming } = {},
 ): Promise<GroundTruthClip> {
   const opts = resolveOptions(options);
   const s = new Session(opts);
@@ -453,8 +437,9 @@ export async function renderSyntheticGame(
   const H = opts.height;
   const fps = opts.fps;
   const root = new Rng(opts.seed);
-  const sensor = new Sensor(root.fork('sensor'), W * H * 3, opts.noise);
   const frames = [createFrame(W, H), createFrame(W, H)];
+  const tm = hooks.timing;
+  let c0 = performance.now();
   let staticBg: Frame | null = null;
   let pano: Panorama | null = null;
   if (opts.camera === 'panning') {
@@ -464,6 +449,7 @@ export async function renderSyntheticGame(
     staticBg = createFrame(W, H);
     renderStaticBackground(s.gym, s.cam, staticBg);
   }
+  if (tm) tm.setupMs += performance.now() - c0;
   const audioSeed = opts.seed & 0x7fffffff;
   const args = [
     '-hide_banner',
@@ -484,8 +470,10 @@ export async function renderSyntheticGame(
     'lavfi',
     '-i',
     `anoisesrc=color=pink:amplitude=0.03:sample_rate=44100:seed=${audioSeed},lowpass=f=2500,volume=0.6`,
+    '-filter_complex',
+    `[0:v]${sensorFilter(opts, root.fork('sensor'))}[v]`,
     '-map',
-    '0:v',
+    '[v]',
     '-map',
     '1:a',
     '-c:v',
@@ -532,9 +520,11 @@ export async function renderSyntheticGame(
   let k = 0;
   try {
     while (!s.game.done) {
+      c0 = performance.now();
       s.game.step();
       s.updateCamera();
       s.observe();
+      const c1 = performance.now();
       const f = frames[k & 1];
       if (pano) pano.render(f, s.cam.pose.yaw, s.shakeRows);
       else f.data.set(staticBg!.data);
@@ -542,9 +532,16 @@ export async function renderSyntheticGame(
       const exposure = 1;
       s.drawer.draw(f, s.cam, s.game.players, s.game.ball, prevBall, s.game.nets, t, exposure);
       prevBall = { ...s.game.ball.pos };
-      sensor.apply(f, t);
+      const c2 = performance.now();
+      const c3 = c2;
       if (pipeError) throw pipeError;
       await write(Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength));
+      if (tm) {
+        tm.simMs += c1 - c0;
+        tm.drawMs += c2 - c1;
+        tm.sensorMs += c3 - c2;
+        tm.waitMs += performance.now() - c3;
+      }
       k++;
       hooks.onProgress?.(k, t);
     }
