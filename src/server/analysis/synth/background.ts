@@ -198,9 +198,9 @@ export class Gym {
       c = banners[Math.floor(hash2(Math.floor((along + 100) / 7), seed) * 4)];
       k = 0.9;
     }
-    if (end && z > 4.5 && z < 6.5 && Math.abs(along) < 2.5) {
+    if (end && z > 4.8 && z < 6.4 && Math.abs(along - 6.8) < 1.8) {
       c = [25, 25, 28];
-      if (z > 4.9 && z < 6.1 && Math.abs(along) < 2.2 && hash2(Math.floor(along * 8), Math.floor(z * 8)) > 0.6) c = [230, 60, 40];
+      if (z > 5.1 && z < 6.1 && Math.abs(along - 6.8) < 1.5 && hash2(Math.floor(along * 8), Math.floor(z * 8)) > 0.6) c = [230, 60, 40];
       k = 1;
     }
     if (!end && z < 2.1 && z > 0 && Math.abs(((along + 100) % 11) - 5.5) < 0.55) {
