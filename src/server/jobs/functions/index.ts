@@ -1,7 +1,8 @@
 import type { InngestFunction } from 'inngest';
+import { purgeIdempotencyKeys } from './purge-idempotency-keys';
 
 /**
  * Every Inngest function the service serves at /api/inngest, one per file in this folder.
  * The embedded engine and Inngest Cloud both learn them from this list when the app syncs.
  */
-export const functions: InngestFunction.Any[] = [];
+export const functions: InngestFunction.Any[] = [purgeIdempotencyKeys];
