@@ -478,6 +478,24 @@ export async function startEmbeddedEngine(opts: EmbeddedEngineOptions): Promise<
   return engine;
 }
 
+/**
+ * Sends events in embedded mode from a process that does not run the engine (the operator
+ * CLI, scripts): they are written to PostgreSQL and the server's engine, woken by
+ * LISTEN/NOTIFY, handles them exactly like events that came through the event API.
+ */
+export async function sendEventsToEmbeddedEngine(events: EventInput | EventInput[], opts: { databaseUrl?: string } = {}): Promise<string[]> {
+  const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('sendEventsToEmbeddedEngine needs DATABASE_URL');
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const ids = await insertEvents(sql, Array.isArray(events) ? events : [events], Date.now());
+    await sql.notify(NOTIFY_CHANNEL, '');
+    return ids;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
