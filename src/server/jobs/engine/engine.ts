@@ -17,6 +17,7 @@ import {
   loadFunctions,
   nextDueAt,
   processNextEvent,
+  pruneHistory,
   releaseItem,
   saveApp,
   type CallOutcome,
@@ -63,6 +64,8 @@ export interface EmbeddedEngineOptions {
   workers?: number;
   /** A call (one step) that takes longer than this is abandoned and retried. */
   callTimeoutMs?: number;
+  /** Ended runs and handled events are deleted after this long. */
+  retentionMs?: number;
 }
 
 export interface RunSnapshot {
@@ -126,6 +129,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   const retryMaxMs = opts.retryMaxMs ?? numberEnv('SWISH_ENGINE_RETRY_MAX_MS') ?? 30 * 60_000;
   const workers = opts.workers ?? numberEnv('SWISH_ENGINE_WORKERS') ?? 8;
   const callTimeoutMs = opts.callTimeoutMs ?? numberEnv('SWISH_ENGINE_CALL_TIMEOUT_MS') ?? 3 * 3_600_000;
+  const retentionMs = opts.retentionMs ?? (numberEnv('SWISH_ENGINE_RETENTION_DAYS') ?? 7) * 86_400_000;
   const signingKey = opts.signingKey ?? newSigningKey();
   const eventKey = opts.eventKey ?? randomBytes(24).toString('hex');
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
@@ -142,6 +146,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   let timer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let fnCache: { at: number; fns: Map<string, EngineFunction> } | undefined;
+  let prunedAt = 0;
   const runWaiters = new Set<() => void>();
 
   const functions = async () => {
@@ -196,6 +201,10 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
           launch(item);
         }
         if (changed) notify();
+        if (now - prunedAt > 3_600_000) {
+          prunedAt = now;
+          await pruneHistory(sql, now - retentionMs);
+        }
       } while (again && !stopped);
       const due = await nextDueAt(sql, [...appIds]);
       const now = clock();

@@ -539,6 +539,14 @@ export async function releaseItem(sql: Sql, item: QueueItem, runAt: number): Pro
     where id = ${item.id} and lease_token = ${item.lease_token}`;
 }
 
+/** Deletes ended runs (with their steps) and handled events older than the retention period. */
+export async function pruneHistory(sql: Sql, before: number): Promise<void> {
+  const at = new Date(before);
+  await sql`delete from inngest_steps s using inngest_runs r where s.run_id = r.id and r.status <> 'running' and r.ended_at < ${at}`;
+  await sql`delete from inngest_runs where status <> 'running' and ended_at < ${at}`;
+  await sql`delete from inngest_events where processed_at is not null and received_at < ${at}`;
+}
+
 /** The earliest time anything becomes due, so the engine can sleep until then. */
 export async function nextDueAt(sql: Sql, appIds: string[]): Promise<number | null> {
   const [row] = await sql<{ t: Date | null }[]>`select least(
