@@ -116,7 +116,7 @@ const limited = client.createFunction(
       activeTotal++;
       maxActive[g] = Math.max(maxActive[g] ?? 0, active[g]);
       maxActiveTotal = Math.max(maxActiveTotal, activeTotal);
-      await sleep(400);
+      await sleep((event.data.ms as number | undefined) ?? 400);
       active[g]--;
       activeTotal--;
     });
@@ -281,6 +281,20 @@ describe('embedded engine', () => {
     expect(maxActive.b).toBe(2);
     expect(maxActiveTotal).toBeGreaterThanOrEqual(3);
     expect(maxActiveTotal).toBeLessThanOrEqual(4);
+  });
+
+  it('work blocked by a concurrency limit does not hold up other functions', async () => {
+    const before = (await runsOf('limited')).length;
+    await client.send(Array.from({ length: 30 }, () => ({ name: E('limited'), data: { group: 'crowd', ms: 200 } })));
+    await waitForRuns('limited', before + 30);
+    const started = Date.now();
+    const { run: r } = await run('memo', 'memo');
+    expect(r.status).toBe('completed');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const runs = await runsOf('limited');
+    expect(runs.filter((x) => x.status === 'running').length).toBeGreaterThan(10);
+    await Promise.all(runs.map((x) => t.engine.waitForRun(x.id, 30_000)));
+    expect(maxActive.crowd).toBe(2);
   });
 
   it('rate limit: at most one run per key and period', async () => {

@@ -345,6 +345,12 @@ export async function claimNext(sql: Sql, appIds: string[], now: number, token: 
       select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
       from inngest_queue q join inngest_runs r on r.id = q.run_id
       where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
+        and (q.step_id is not null or not exists (select 1 from inngest_queue d where d.run_id = q.run_id and d.step_id is null
+          and d.status = 'leased' and d.leased_until >= ${at} and d.id <> q.id))
+        and not exists (
+          select 1 from jsonb_array_elements(r.concurrency) c
+          where (select count(*) from inngest_queue l where l.status = 'leased' and l.leased_until >= ${at}
+            and c->>'key' = any(l.concurrency_keys)) >= (c->>'limit')::int)
       order by q.run_at, q.id limit 20 for update of q skip locked`;
     for (const c of candidates) {
       if (c.step_id === null) {
