@@ -38,7 +38,7 @@ export async function extractFeatures(
   },
 ): Promise<ExtractResult> {
   const t0 = performance.now();
-  const maxSamples = opts.maxSamples ?? 48;
+  const maxSamples = opts.maxSamples ?? 24;
   const expected = Math.max(1, Math.round(opts.durationSeconds * geo.fps));
   const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
   const results: FrameFeatures[][] = [];

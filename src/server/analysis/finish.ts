@@ -1,7 +1,8 @@
 import { ballCandidates, cameraPath, linkTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { estimateTimeScale, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import type { FrameFeatures } from './frame-features';
-import { locateHoopsFromArcs, type HoopEstimate } from './hoop-locate';
+import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
+import { persistentRims, type RimCandidate } from './hoop-appearance';
 import { detectShots, type ShotDetection } from './shots';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -9,6 +10,8 @@ import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopR
 /** Input of the post-decode stage (runs in a worker). */
 export interface FinishInput {
   features: FrameFeatures[];
+  /** A few full analysis frames (frame index, RGB) for the hoop appearance check. */
+  samples: Array<{ index: number; rgb: Uint8Array }>;
   width: number;
   height: number;
   fps: number;
@@ -42,7 +45,13 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const timeScale = estimateTimeScale(arcs, fps);
   const lookback = Math.round((1.6 / timeScale) * fps);
   const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
-  const target = hoopEstimates.find((h) => h.support >= 1) ?? null;
+  const rims = persistentRims(
+    input.samples
+      .filter((smp) => smp.index < features.length)
+      .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
+  ).filter((r) => r.score >= 0.6);
+  const target = chooseTarget(hoopEstimates, rims);
+  if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
   const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
@@ -163,6 +172,27 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
   };
 }
 
+/**
+ * Picks the target hoop. Flights are the primary evidence (they work when the rim is washed
+ * out); the appearance of rim + net + backboard confirms and refines them, rejects weak flight
+ * evidence without a visible hoop (passes caught overhead), and finds the hoop in clips
+ * without shots.
+ */
+export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[]): HoopEstimate | null {
+  const best = fromArcs[0];
+  if (best) {
+    const seen = rims.find((r) => Math.abs(r.x - best.x) < 1.5 * best.w && Math.abs(r.y - best.y) < 1.5 * best.w);
+    if (seen) {
+      const w = seen.w > 0.6 * best.w && seen.w < 1.6 * best.w ? seen.w : best.w;
+      return { ...best, x: seen.x, y: seen.y, w, confidence: Math.max(best.confidence, seen.score) };
+    }
+    if (best.quality >= 0.95) return best;
+  }
+  const r = rims[0];
+  if (!r) return null;
+  return { x: r.x, y: r.y, w: r.w, ballR: r.w / (2 * RIM_OVER_BALL), support: 0, quality: 0, confidence: r.score };
+}
+
 function hoopRecords(
   all: HoopEstimate[],
   target: HoopEstimate,
@@ -174,7 +204,7 @@ function hoopRecords(
   const moving = path.ox.some((v) => v !== 0) || path.oy.some((v) => v !== 0);
   const step = moving ? Math.max(1, Math.round(fps)) : Math.max(1, frames - 1);
   return all
-    .filter((h) => h === target || h.support >= 2)
+    .filter((h) => h === target || h.quality >= 2)
     .map((h, i) => {
       const samples = [];
       for (let f = 0; f < frames; f += step) samples.push(hoopSample(h, path, f, fps, dims));

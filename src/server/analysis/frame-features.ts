@@ -110,7 +110,7 @@ function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: numbe
 
 /**
  * Estimates the integer camera translation between two frames: a hill-climb on 4× smaller grey
- * images, then a ±2 px refinement at full resolution. Handheld clips drift a few pixels per
+ * images, then a hill-climb at full resolution from there. Handheld clips drift a few pixels per
  * frame, which is enough to turn plain frame differencing into noise.
  */
 export function estimateShift(
@@ -142,15 +142,32 @@ export function estimateShift(
     }
     if (!moved) break;
   }
-  const R = bx === 0 && by === 0 ? 1 : 2;
-  let fb = { dx: 0, dy: 0, v: fullSad(prev, cur, width, height, 0, 0) };
-  for (let dy = by * SMALL - R; dy <= by * SMALL + R; dy++) {
-    for (let dx = bx * SMALL - R; dx <= bx * SMALL + R; dx++) {
-      if (!dx && !dy) continue;
-      const v = fullSad(prev, cur, width, height, dx, dy);
-      if (v < fb.v - 0.25) fb = { dx, dy, v };
+  let fx = bx * SMALL;
+  let fy = by * SMALL;
+  let fv = fullSad(prev, cur, width, height, fx, fy);
+  const seen = new Map<number, number>([[fx * 1000 + fy, fv]]);
+  for (let iter = 0; iter < 8; iter++) {
+    const cx = fx;
+    const cy = fy;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const key = (cx + dx) * 1000 + cy + dy;
+        let v = seen.get(key);
+        if (v === undefined) {
+          v = fullSad(prev, cur, width, height, cx + dx, cy + dy);
+          seen.set(key, v);
+        }
+        if (v < fv - 0.25) {
+          fv = v;
+          fx = cx + dx;
+          fy = cy + dy;
+        }
+      }
     }
+    if (fx === cx && fy === cy) break;
   }
+  const zero = seen.get(0) ?? fullSad(prev, cur, width, height, 0, 0);
+  const fb = zero <= fv + 0.25 ? { dx: 0, dy: 0, v: zero } : { dx: fx, dy: fy, v: fv };
   return { dx: fb.dx, dy: fb.dy, residual: fb.v };
 }
 

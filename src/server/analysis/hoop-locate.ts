@@ -9,8 +9,10 @@ export interface HoopEstimate {
   w: number;
   /** Ball radius near the hoop (pixels). */
   ballR: number;
-  /** Evidence weight (number of shot-like arcs ending there, weighted). */
+  /** Number of shot-like arcs ending there. */
   support: number;
+  /** Summed quality of those arcs (length, appearance, rise): about 1 per clean shot. */
+  quality: number;
   /** 0-1. */
   confidence: number;
 }
@@ -28,6 +30,7 @@ interface EndPoint {
   y: number;
   r: number;
   w: number;
+  q: number;
 }
 
 /**
@@ -54,7 +57,8 @@ export function locateHoopsFromArcs(
     const fall = last.y - a.apexY;
     if (vyEnd <= 0 || (rise < 2.5 * a.r && !fromTop) || fall < 0.5 * a.r) continue;
     const w = Math.min(4 * a.r, 0.5 * p.length);
-    ends.push({ x: last.x, y: last.y, r: a.r, w: Math.max(1, w * a.score) });
+    const q = Math.min(1, a.trackPoints.length / 14) * Math.min(1, a.score / 0.7) * (fromTop ? 1 : Math.min(1, rise / (5 * a.r)));
+    ends.push({ x: last.x, y: last.y, r: a.r, w: Math.max(1, w * a.score), q });
   }
   const hoops: HoopEstimate[] = [];
   const used = new Uint8Array(ends.length);
@@ -95,6 +99,7 @@ export function locateHoopsFromArcs(
       w: 2 * ballR * RIM_OVER_BALL,
       ballR,
       support,
+      quality: members.reduce((acc, m) => acc + m.q, 0),
       confidence: Math.min(1, support / 3),
     });
     if (hoops.length >= 4) break;
@@ -118,7 +123,12 @@ export function mergeBackboardClusters(hoops: HoopEstimate[]): HoopEstimate[] {
       const dy = low.y - up.y;
       if (dy <= 0 || dy > 2.5 * up.w || Math.abs(low.x - up.x) > 2.5 * up.w) continue;
       if (low.support < 0.5 * up.support) continue;
-      out[j] = { ...low, support: low.support + up.support, confidence: Math.min(1, (low.support + up.support) / 3) };
+      out[j] = {
+        ...low,
+        support: low.support + up.support,
+        quality: low.quality + up.quality,
+        confidence: Math.min(1, (low.support + up.support) / 3),
+      };
       out.splice(i, 1);
       i = -1;
       break;

@@ -4,7 +4,7 @@ import { probeVideo } from '../media/ffmpeg';
 import { chooseGeometry } from './decode';
 import { extractFeatures } from './extract';
 import type { FinishOutput } from './finish';
-import { WorkerPool } from './pool';
+import { acquireSharedPool, releaseSharedPool } from './pool';
 import type { AnalysisOptions, AnalysisResult } from './types';
 
 export type * from './types';
@@ -26,7 +26,7 @@ export async function analyseVideo(
   const { onProgress, signal, ...opts } = options;
   const probe = await probeVideo(path, { signal });
   const geo = chooseGeometry(probe);
-  const pool = new WorkerPool();
+  const pool = acquireSharedPool();
   try {
     const extracted = await extractFeatures(path, geo, pool, {
       durationSeconds: probe.durationSeconds,
@@ -38,6 +38,7 @@ export async function analyseVideo(
       kind: 'finish',
       input: {
         features: extracted.features,
+        samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
         width: geo.width,
         height: geo.height,
         fps: geo.fps,
@@ -68,7 +69,7 @@ export async function analyseVideo(
       },
     };
   } finally {
-    await pool.close();
+    releaseSharedPool();
   }
 }
 

@@ -50,13 +50,22 @@ export class WorkerPool {
         if (msg.ok) p.resolve(msg.result);
         else p.reject(new Error(msg.error ?? 'worker task failed'));
       });
-      w.on('error', (err) => this.failAll(i, err));
+      w.on('error', (err) => {
+        this.failAll(i, err);
+        void this.close();
+      });
       w.on('exit', (code) => {
-        if (!this.closed) this.failAll(i, new Error(`analysis worker exited with code ${code}`));
+        if (this.closed) return;
+        this.failAll(i, new Error(`analysis worker exited with code ${code}`));
+        void this.close();
       });
       this.workers.push(w);
       this.busy.push(0);
     }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   get size(): number {
@@ -98,4 +107,37 @@ export class WorkerPool {
     }
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
+}
+
+let shared: WorkerPool | null = null;
+let sharedUsers = 0;
+let idleTimer: NodeJS.Timeout | null = null;
+
+/**
+ * Borrows the process-wide analysis pool (created on first use): starting workers costs
+ * about half a second, which matters for short clips. The pool is closed after 30 s unused;
+ * its workers never keep the process alive.
+ */
+export function acquireSharedPool(): WorkerPool {
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  if (!shared || shared.isClosed) shared = new WorkerPool();
+  sharedUsers++;
+  return shared;
+}
+
+/** Returns a pool borrowed with {@link acquireSharedPool}. */
+export function releaseSharedPool(): void {
+  sharedUsers = Math.max(0, sharedUsers - 1);
+  if (sharedUsers > 0 || !shared) return;
+  const pool = shared;
+  idleTimer = setTimeout(() => {
+    if (shared === pool && sharedUsers === 0) {
+      shared = null;
+      void pool.close();
+    }
+  }, 30_000);
+  idleTimer.unref();
 }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { fitArc, linkTracks, type BallCandidate } from './ball-track';
+import { GRAVITY_NORM_30FPS, estimateTimeScale, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+
+const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
+
+/** A 30 fps real-time throw: c = g_norm * r px/frame². */
+function throwPoints(f0: number, n: number, x0: number, y0: number, vx: number, vy: number, r = 5): BallCandidate[] {
+  const c = GRAVITY_NORM_30FPS * r;
+  return Array.from({ length: n }, (_, i) => cand(f0 + i, x0 + vx * i, y0 + vy * i + c * i * i, r));
+}
+
+describe('fitArc', () => {
+  it('recovers the parabola of noiseless points', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -20, max: 20, noNaN: true }),
+        fc.double({ min: -10, max: 10, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (vx, vy, c) => {
+          const pts = Array.from({ length: 12 }, (_, i) => cand(100 + i, 50 + vx * i, 200 + vy * i + c * i * i));
+          const f = fitArc(pts)!;
+          expect(f.c).toBeCloseTo(c, 6);
+          expect(f.b).toBeCloseTo(vy, 5);
+          expect(f.e).toBeCloseTo(vx, 6);
+          expect(f.rms).toBeLessThan(1e-6);
+        },
+      ),
+    );
+  });
+
+  it('needs three points', () => {
+    expect(fitArc([cand(0, 0, 0), cand(1, 1, 1)])).toBeNull();
+  });
+});
+
+describe('arcs', () => {
+  it('splits a flight at a rim bounce and keeps both parabolas', () => {
+    const up = throwPoints(0, 20, 100, 300, 6, -10);
+    const last = up[up.length - 1];
+    const bounce = throwPoints(20, 14, last.x - 3, last.y - 2, -5, -6);
+    const arcs = splitIntoArcs({ id: 1, points: [...up, ...bounce] });
+    expect(arcs.length).toBeGreaterThanOrEqual(2);
+    expect(arcs[0].points[0].frame).toBe(0);
+    expect(arcs[0].points[arcs[0].points.length - 1].frame).toBeGreaterThanOrEqual(18);
+    const dims = { width: 640, height: 360 };
+    expect(arcs.every((a) => isFlightArc(a, 30, dims))).toBe(true);
+  });
+
+  it('rejects a straight horizontal glide (no gravity) as a flight', () => {
+    const pts = Array.from({ length: 15 }, (_, i) => cand(i, 100 + 8 * i, 200));
+    const arcs = splitIntoArcs({ id: 1, points: pts });
+    expect(arcs.some((a) => isFlightArc(a, 30, { width: 640, height: 360 }))).toBe(false);
+  });
+
+  it('estimates a 2× speed-up from the gravity of the arcs', () => {
+    const r = 5;
+    const c = 4 * GRAVITY_NORM_30FPS * r;
+    const pts = Array.from({ length: 16 }, (_, i) => cand(i, 100 + 8 * i, 300 - 20 * i + c * i * i, r));
+    const arcs = splitIntoArcs({ id: 1, points: pts });
+    expect(estimateTimeScale(arcs, 30)).toBeCloseTo(2, 1);
+  });
+
+  it('finds the release where the rise began', () => {
+    const hold = [cand(0, 100, 300), cand(1, 100, 300), cand(2, 101, 299)];
+    const flight = throwPoints(3, 20, 102, 296, 6, -10);
+    const arcs = splitIntoArcs({ id: 1, points: [...hold, ...flight] });
+    const main = arcs.find((a) => a.points.length >= 15)!;
+    expect(releasePoint(main).frame).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('linkTracks', () => {
+  it('follows a fast ball through clutter and a missed detection', () => {
+    const flight = throwPoints(0, 20, 50, 300, 10, -12);
+    const perFrame: BallCandidate[][] = flight.map((p, i) => (i === 7 ? [] : [p, cand(i, 400 + (i % 3), 50 + (i % 2))]));
+    const tracks = linkTracks(perFrame);
+    const longest = tracks.reduce((a, b) => (b.points.length > a.points.length ? b : a));
+    expect(longest.points.length).toBe(19);
+    expect(longest.points.every((p) => p.x < 300)).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { linkTracks, type BallCandidate } from './ball-track';
+import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
+import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
+import { detectShots } from './shots';
+
+const R = 8;
+const C = GRAVITY_NORM_30FPS * R;
+const RIM = { x: 400, y: 120 };
+const FLIGHT = 30;
+
+type Pt = [number, number];
+
+/** Ball positions of one shot from `start`: a 30-frame flight to the rim, then the given aftermath. */
+function shot(start: number, releaseX: number, after: 'through' | 'bounce-out' | 'beside'): Map<number, Pt> {
+  const out = new Map<number, Pt>();
+  const y0 = 300;
+  const vx = (RIM.x - releaseX) / FLIGHT;
+  const vy = (RIM.y - 4 - y0 - C * FLIGHT * FLIGHT) / FLIGHT;
+  for (let t = 0; t <= FLIGHT; t++) out.set(start + t, [releaseX + vx * t, y0 + vy * t + C * t * t]);
+  for (let k = 1; k <= 18; k++) {
+    const f = start + FLIGHT + k;
+    if (after === 'through') out.set(f, [RIM.x + 0.3 * k, RIM.y + 2 * k + C * k * k]);
+    else if (after === 'beside') out.set(f, [RIM.x + 26 + 0.5 * k, RIM.y + 2 * k + C * k * k]);
+    else out.set(f, [RIM.x - 6 * k, RIM.y - 12 * k + C * k * k]);
+  }
+  return out;
+}
+
+function scene(shots: Array<Map<number, Pt>>, frames: number): BallCandidate[][] {
+  const per: BallCandidate[][] = Array.from({ length: frames }, () => []);
+  for (const s of shots) {
+    for (const [f, [x, y]] of s) per[f].push({ frame: f, x, y, r: R, score: 0.8, ballColour: 0.7 });
+  }
+  return per;
+}
+
+function analyse(per: BallCandidate[][]) {
+  const dims = { width: 640, height: 360 };
+  const tracks = linkTracks(per);
+  const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, 30, dims));
+  const hoops = locateHoopsFromArcs(arcs, dims, 48, (_f, y) => y);
+  return { tracks, arcs, hoops };
+}
+
+describe('hoop from flights', () => {
+  it('puts the hoop where shots come down, with the rim width from the ball size', () => {
+    const per = scene([shot(0, 100, 'through'), shot(80, 150, 'bounce-out'), shot(160, 120, 'through')], 260);
+    const { hoops } = analyse(per);
+    expect(hoops.length).toBeGreaterThan(0);
+    const h = hoops[0];
+    expect(Math.abs(h.x - RIM.x)).toBeLessThan(0.5 * h.w);
+    expect(Math.abs(h.y - RIM.y)).toBeLessThan(0.5 * h.w);
+    expect(h.w).toBeCloseTo(2 * R * RIM_OVER_BALL, 0);
+  });
+
+  it('folds a backboard cluster into the rim cluster below it', () => {
+    const base: HoopEstimate = { x: 400, y: 120, w: 30, ballR: 8, support: 3, quality: 3, confidence: 1 };
+    const merged = mergeBackboardClusters([{ ...base, y: 80, support: 4 }, base, { ...base, x: 100, y: 300, support: 2 }]);
+    expect(merged).toHaveLength(2);
+    expect(merged.find((h) => h.x === 400)).toMatchObject({ y: 120, support: 7 });
+  });
+});
+
+describe('shots and makes', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+
+  it('detects each attempt with release and rim-arrival frames and decides made/missed', () => {
+    const per = scene([shot(0, 100, 'through'), shot(80, 150, 'bounce-out'), shot(160, 120, 'beside'), shot(240, 90, 'through')], 320);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([true, false, false, true]);
+    shots.forEach((s, i) => {
+      const start = [0, 80, 160, 240][i];
+      expect(s.releaseFrame).toBeLessThanOrEqual(start + 2);
+      expect(Math.abs(s.rimFrame - (start + FLIGHT))).toBeLessThanOrEqual(3);
+    });
+  });
+
+  it('does not call a rebound or a low pass a shot', () => {
+    const per: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    for (let t = 0; t < 25; t++) {
+      per[t].push({ frame: t, x: RIM.x - 8 * t, y: RIM.y - 10 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+      per[40 + t].push({ frame: 40 + t, x: 100 + 9 * t, y: 280 - 3 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    }
+    const { tracks, arcs } = analyse(per);
+    expect(detectShots(arcs, hoop, per, tracks, 30, 1)).toHaveLength(0);
+  });
+});
