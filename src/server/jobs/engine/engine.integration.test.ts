@@ -344,6 +344,13 @@ describe('embedded engine', () => {
 });
 
 describe('start-up checks', () => {
+  it('the production functions sync with the engine (no unsupported option)', async () => {
+    const { inngest } = await import('@/server/jobs/client');
+    const { functions: production } = await import('@/server/jobs/functions');
+    const app = await startTestInngest({ client: inngest, functions: production });
+    await app.stop();
+  });
+
   it('fails loudly when a function uses an option the engine does not implement', async () => {
     const bad = new Inngest({ id: `engine-test-bad-${suffix}` });
     const debounced = bad.createFunction({ id: 'debounced', triggers: [{ event: E('never') }], debounce: { period: '5s' } }, async () => null);
