@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SwishMeta } from '../../init';
+import { strictJson } from '../../schemas/json';
 import { ZSession } from '../../schemas/session';
 
 export const createSessionMeta: SwishMeta = {
@@ -41,8 +42,8 @@ export const ZSessionOptions = z
     court_type: z.enum(['full_court', 'half_court']).optional(),
     camera_setup: z.enum(['stationary', 'panning']).optional().describe('Fixed tripod or a camera that follows play.'),
     recording_setup: z.enum(['tripod', 'handheld', 'broadcast']).optional(),
-    has_jerseys: z.boolean().optional().describe('Players wear numbered jerseys (default false).'),
-    num_players: z.number().int().min(1).max(20).optional(),
+    has_jerseys: strictJson(z.boolean()).optional().describe('Players wear numbered jerseys (default false).'),
+    num_players: strictJson(z.number().int().min(1).max(20)).optional(),
     recording_team_name: z.string().max(100).optional(),
     opponent_team_name: z.string().max(100).optional(),
   })
@@ -58,7 +59,7 @@ export const ZCreateSessionRequest = z
     source: ZSessionSource,
     group: z.string().max(64).optional().describe('A group of the organization (`grp_…`); default: the default group.'),
     metadata: ZMetadata.optional(),
-    duration_seconds: z.number().int().min(1).optional().describe('Length of the video, for a tighter hold; the charge is for the measured length.'),
+    duration_seconds: strictJson(z.number().int().min(1)).optional().describe('Length of the video, for a tighter hold; the charge is for the measured length.'),
     options: ZSessionOptions.optional(),
   })
   .strict();

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:api`: throughput and latency of the /v1 API against a production build
+ * with seeded data, next to the floor of this stack (plain Next.js route handlers running
+ * the same domain functions), measured in the same run and printed as a ratio.
+ *
+ * Seeds: one session with 100 shots, 100 highlights and 10 players; 100 more sessions
+ * with 10 of each. The bench key has its rate limit lifted through the per-key setting.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { closeDb, getDb } from '../server/db/client';
+import { ensureDatabase } from '../server/db/bootstrap';
+import { createApiKey } from '../server/domain/api-keys/api-keys';
+import { newId } from '../server/domain/ids';
+import { createOrganization } from '../server/domain/organizations/organizations';
+import { highlights, players, sessions, shots, usageEvents } from '../server/db/schema';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3300);
+const DATA_DIR = process.env.BENCH_DATA_DIR ?? '.data/bench-api';
+const DB_PORT = process.env.BENCH_DB_PORT ?? '54369';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const base = `http://127.0.0.1:${PORT}`;
+
+const box = { points: 4, fg_2pt_att: 3, fg_2pt_make: 2, fg_3pt_att: 1, fg_3pt_make: 0, ft_att: 0, ft_make: 0, assist: 1, rebound: 2 };
+
+async function seedSession(orgId: string, groupId: string, n: { shots: number; highlights: number; players: number }) {
+  const db = getDb();
+  const id = newId('session');
+  await db.insert(sessions).values({
+    id, organizationId: orgId, groupId, status: 'processed', sourceType: 'url', sourceUrl: 'https://videos.example.com/g.mp4',
+    metadata: { opponent: 'Eagles' }, runVersion: 1, durationSeconds: 2400, costCents: 334, width: 1280, height: 720, fps: 30,
+    video: { original: `sessions/${id}/original.mp4`, '720p': `sessions/${id}/720p.mp4`, '360p': `sessions/${id}/360p.mp4`, preview: `sessions/${id}/preview.jpg` },
+    totals: box,
+  });
+  await db.insert(usageEvents).values({
+    id: newId('usageEvent'), organizationId: orgId, sessionId: id, groupId, status: 'settled', heldSeconds: 2400, heldCents: 334,
+    quantitySeconds: 2400, rateCentsPerHour: 500, costCents: 334, settledAt: new Date(),
+  });
+  const playerIds = Array.from({ length: n.players }, () => newId('player'));
+  if (playerIds.length) {
+    await db.insert(players).values(playerIds.map((pid, i) => ({ id: pid, sessionId: id, name: `Player ${i}`, jersey: String(i + 3), teamId: i % 2, stats: box })));
+  }
+  const shotRows = Array.from({ length: n.shots }, (_, i) => ({
+    id: newId('shot'), sessionId: id, index: i, startSeconds: i * 20, endSeconds: i * 20 + 3, made: i % 2 === 0, points: i % 2 === 0 ? 2 : 0,
+    isThreePoint: false, shotImageNormed: [0.4, 0.6], shotWorldNormed: [0.5, 0.3], hoopImageNormed: [0.5, 0.2], excitementScore: 0.5,
+    scorerId: playerIds[i % Math.max(1, playerIds.length)] ?? null,
+  }));
+  if (shotRows.length) await db.insert(shots).values(shotRows);
+  const hl = shotRows.slice(0, n.highlights).map((s, i) => ({
+    id: newId('highlight'), sessionId: id, shotId: s.id, shotIndex: i, lengthSeconds: 6, playerId: s.scorerId,
+    video: { default: `sessions/${id}/hl/${i}/default.mp4`, horizontal: `sessions/${id}/hl/${i}/h.mp4`, '720p': `sessions/${id}/hl/${i}/720p.mp4` },
+    preview: { default: `sessions/${id}/hl/${i}/p.jpg` },
+  }));
+  if (hl.length) await db.insert(highlights).values(hl);
+  return id;
+}
+
+function startServer(): Promise<ChildProcess> {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  const child = spawn('node', ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(PORT), DATA_DIR, SWISH_DB_PORT: DB_PORT, SWISH_BENCH_FLOOR: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 600_000;
+    const poll = async () => {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) return resolve(child);
+      } catch {
+        // not up yet
+      }
+      if (child.exitCode !== null || Date.now() > deadline) return reject(new Error('server did not start'));
+      setTimeout(poll, 500);
+    };
+    void poll();
+  });
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string }): Promise<Figures> {
+  let n = 0;
+  const result = await autocannon({
+    url: base + path,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: opts.method ?? 'GET',
+    headers: { authorization: opts.auth, 'content-type': 'application/json' },
+    requests: opts.body
+      ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${n++}` } }) }]
+      : undefined,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+async function main() {
+  console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per case, production build on :${PORT}`);
+  const server = await startServer();
+  try {
+    process.env.DATA_DIR = DATA_DIR;
+    process.env.SWISH_DB_PORT = DB_PORT;
+    delete process.env.DATABASE_URL;
+    await ensureDatabase({ mode: 'client' });
+    const org = await createOrganization(getDb(), { name: 'Bench', grantCents: 1_000_000_000, keys: [] });
+    const key = await createApiKey(getDb(), { organizationId: org.id, environment: 'production', rateLimitPerMinute: null });
+    const auth = `Bearer ${key.secret}`;
+    const big = await seedSession(org.id, org.defaultGroupId, { shots: 100, highlights: 100, players: 10 });
+    for (let i = 0; i < 100; i++) await seedSession(org.id, org.defaultGroupId, { shots: 10, highlights: 10, players: 10 });
+    await closeDb();
+    const body = () => JSON.stringify({ source: { url: 'https://videos.example.com/g.mp4' }, duration_seconds: 60 });
+
+    const cases: Array<[string, () => Promise<Figures>, () => Promise<Figures>]> = [
+      ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', () => load(`/v1/sessions/${big}`, { auth }), () => load(`/bench/floor/sessions/${big}`, { auth })],
+      ['GET /v1/sessions?limit=100', () => load('/v1/sessions?limit=100', { auth }), () => load('/bench/floor/sessions?limit=100', { auth })],
+      ['POST /v1/sessions (unique Idempotency-Key)', () => load('/v1/sessions', { method: 'POST', auth, body }), () => load('/bench/floor/sessions', { method: 'POST', auth, body })],
+    ];
+    const rows = [];
+    for (const [name, api, floor] of cases) {
+      await api(); // warm-up: JIT, connection pool, route compilation
+      const f = await floor();
+      const a = await api();
+      rows.push({ case: name, api: a, floor: f });
+      console.log(
+        `${name}\n  /v1:   ${a.rps.toFixed(0)} req/s  p50 ${a.p50} ms  p99 ${a.p99} ms  errors ${a.errors}\n  floor: ${f.rps.toFixed(0)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  errors ${f.errors}\n  ratio (req/s /v1 ÷ floor): ${(a.rps / f.rps).toFixed(2)}`,
+      );
+    }
+    console.log('\n| case | /v1 req/s | p50 | p99 | floor req/s | p50 | p99 | ratio |\n|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms | ${r.floor.rps.toFixed(0)} | ${r.floor.p50} ms | ${r.floor.p99} ms | ${(r.api.rps / r.floor.rps).toFixed(2)} |`);
+    }
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
