@@ -11,7 +11,6 @@ let db: EmbeddedDatabase | undefined;
  * migrations on every run, so each run starts empty.
  */
 export async function setup() {
-  process.env.NODE_ENV = 'test';
   let url = process.env.TEST_DATABASE_URL;
   if (!url) {
     db = await startEmbeddedPostgres({
