@@ -210,12 +210,13 @@ export function toApiSession(
   };
 }
 
-/** Maps a raw snake_case row (from sql``) to drizzle's camelCase row shape of `table`. */
+/** Maps a raw snake_case row (from sql``) to drizzle's row shape of `table`, decoding values as drizzle would. */
 function fromSql<T>(raw: Record<string, unknown>, table: typeof shots | typeof highlights | typeof players): T {
   const out: Record<string, unknown> = {};
-  for (const [prop, column] of Object.entries(table) as Array<[string, { name?: string }]>) {
-    if (column && typeof column === 'object' && typeof column.name === 'string' && column.name in raw) out[prop] = raw[column.name];
+  for (const [prop, column] of Object.entries(table) as Array<[string, { name?: string; mapFromDriverValue?: (v: unknown) => unknown }]>) {
+    if (!column || typeof column !== 'object' || typeof column.name !== 'string' || !(column.name in raw)) continue;
+    const value = raw[column.name];
+    out[prop] = value === null || !column.mapFromDriverValue ? value : column.mapFromDriverValue(value);
   }
   return out as T;
 }
-

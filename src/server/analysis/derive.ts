@@ -1,0 +1,185 @@
+import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction } from './types';
+
+/**
+ * From the analyser's artifacts to what the API shows (SPEC §2.4–2.6): shots in time
+ * order with points under the session's scoring system, players with box scores, and the
+ * totals. A pure function: the processing pipeline stores its result, and coach
+ * corrections re-run the box-score part on edited shots.
+ */
+
+export interface BoxScore {
+  points: number;
+  fg_2pt_att: number;
+  fg_2pt_make: number;
+  fg_3pt_att: number;
+  fg_3pt_make: number;
+  ft_att: number;
+  ft_make: number;
+  assist: number;
+  rebound: number;
+}
+
+export const emptyBoxScore = (): BoxScore => ({
+  points: 0,
+  fg_2pt_att: 0,
+  fg_2pt_make: 0,
+  fg_3pt_att: 0,
+  fg_3pt_make: 0,
+  ft_att: 0,
+  ft_make: 0,
+  assist: 0,
+  rebound: 0,
+});
+
+/**
+ * Scoring systems (`options.point_system`): 2 (default) — 2 inside the arc, 3 beyond, 1 per
+ * free throw; 1 — 1 inside, 2 beyond, 1 per free throw (FIBA 3x3, streetball).
+ */
+export type PointSystem = 1 | 2;
+
+export function shotValue(shot: { isFreeThrow: boolean; isThreePoint: boolean | null }, system: PointSystem): number {
+  if (shot.isFreeThrow) return 1;
+  return system + (shot.isThreePoint ? 1 : 0);
+}
+
+export interface DerivedShot {
+  /** Id of the shot action in actions.jsonl ("s1"…). */
+  actionId: string;
+  index: number;
+  startSeconds: number;
+  endSeconds: number;
+  rimSeconds: number;
+  made: boolean | null;
+  points: number | null;
+  type: 'fieldgoal' | 'freethrow';
+  isThreePoint: boolean | null;
+  isFreeThrow: boolean;
+  isFouled: boolean;
+  shotImageNormed: [number, number] | null;
+  shotWorldNormed: [number, number] | null;
+  hoopImageNormed: [number, number] | null;
+  excitementScore: number;
+  scorerTrack: number | null;
+  assisterTrack: number | null;
+  rebounderTrack: number | null;
+}
+
+export interface DerivedPlayer {
+  track: number;
+  teamId: number | null;
+  jersey: string | null;
+  stats: BoxScore;
+}
+
+export interface DerivedSession {
+  shots: DerivedShot[];
+  players: DerivedPlayer[];
+  totals: BoxScore;
+}
+
+const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
+const point = (p: [number, number] | null | undefined): [number, number] | null => (p ? [round(p[0], 4), round(p[1], 4)] : null);
+
+/** Adds one shot (and its assist) to a box score. */
+export function addShot(box: BoxScore, shot: Pick<DerivedShot, 'isFreeThrow' | 'isThreePoint' | 'made' | 'points'>): void {
+  const made = shot.made === true;
+  if (shot.isFreeThrow) {
+    box.ft_att++;
+    if (made) box.ft_make++;
+  } else if (shot.isThreePoint) {
+    box.fg_3pt_att++;
+    if (made) box.fg_3pt_make++;
+  } else {
+    box.fg_2pt_att++;
+    if (made) box.fg_2pt_make++;
+  }
+  box.points += made ? (shot.points ?? 0) : 0;
+}
+
+/**
+ * Box scores per player track and totals from a list of shots (each shot's scorer,
+ * assister and rebounder). Used by derivation and again after every coach correction.
+ */
+export function boxScores(shots: DerivedShot[]): { byTrack: Map<number, BoxScore>; totals: BoxScore } {
+  const byTrack = new Map<number, BoxScore>();
+  const of = (track: number) => {
+    if (!byTrack.has(track)) byTrack.set(track, emptyBoxScore());
+    return byTrack.get(track)!;
+  };
+  const totals = emptyBoxScore();
+  for (const shot of shots) {
+    addShot(totals, shot);
+    if (shot.scorerTrack !== null) addShot(of(shot.scorerTrack), shot);
+    if (shot.made && shot.assisterTrack !== null) {
+      of(shot.assisterTrack).assist++;
+      totals.assist++;
+    }
+    if (shot.made === false && shot.rebounderTrack !== null) {
+      of(shot.rebounderTrack).rebound++;
+      totals.rebound++;
+    }
+  }
+  return { byTrack, totals };
+}
+
+export function deriveSession(
+  artifacts: { actions: ActionRecord[]; clusters: ClusterRecord[] },
+  opts: { pointSystem?: PointSystem } = {},
+): DerivedSession {
+  const system: PointSystem = opts.pointSystem ?? 2;
+  const shotActions = artifacts.actions
+    .filter((a): a is ShotAction => a.type === 'shot')
+    .sort((a, b) => a.release_t - b.release_t || a.rim_t - b.rim_t);
+  const rebounds = new Map(
+    artifacts.actions.filter((a): a is ReboundAction => a.type === 'rebound').map((r) => [r.shot_id, r.track] as const),
+  );
+  const passes = artifacts.actions.filter((a): a is PassAction => a.type === 'pass');
+
+  const shots: DerivedShot[] = shotActions.map((a, index) => {
+    const isThreePoint = a.is_free_throw ? false : a.is_three_point;
+    const base = { isFreeThrow: a.is_free_throw, isThreePoint };
+    // a teammate's pass that ended shortly before the release, when the analyser gave none
+    let assister = a.assister_track;
+    if (assister === null && a.made && !a.is_free_throw && a.shooter_track !== null) {
+      const pass = passes
+        .filter((p) => p.to_track === a.shooter_track && p.end_t <= a.release_t && a.release_t - p.end_t <= 3)
+        .sort((x, y) => y.end_t - x.end_t)[0];
+      const team = (track: number) => artifacts.clusters.find((c) => c.track_id === track)?.team ?? null;
+      if (pass && pass.from_track !== a.shooter_track && team(pass.from_track) !== null && team(pass.from_track) === team(a.shooter_track)) {
+        assister = pass.from_track;
+      }
+    }
+    return {
+      actionId: a.id,
+      index,
+      startSeconds: round(a.release_t),
+      endSeconds: round(Math.max(a.end_t, a.rim_t)),
+      rimSeconds: round(a.rim_t),
+      made: a.made,
+      points: a.made === null ? null : a.made ? shotValue(base, system) : 0,
+      type: a.is_free_throw ? 'freethrow' : 'fieldgoal',
+      isThreePoint,
+      isFreeThrow: a.is_free_throw,
+      isFouled: false,
+      shotImageNormed: point(a.shot_image),
+      shotWorldNormed: point(a.shot_world),
+      hoopImageNormed: point(a.hoop_image),
+      excitementScore: round(a.excitement),
+      scorerTrack: a.shooter_track,
+      assisterTrack: a.made ? assister : null,
+      rebounderTrack: a.made === false ? (a.rebounder_track ?? rebounds.get(a.id) ?? null) : null,
+    };
+  });
+
+  const { byTrack, totals } = boxScores(shots);
+  const clusterOf = new Map(artifacts.clusters.map((c) => [c.track_id, c]));
+  const players: DerivedPlayer[] = [...byTrack.keys()]
+    .sort((a, b) => a - b)
+    .map((track) => ({
+      track,
+      teamId: clusterOf.get(track)?.team ?? null,
+      jersey: clusterOf.get(track)?.jersey_number ?? null,
+      stats: byTrack.get(track)!,
+    }));
+  return { shots, players, totals };
+}
