@@ -1,10 +1,12 @@
 import { router } from '../init';
 import { balanceRouter } from './balance';
+import { eventsRouter } from './events';
 import { sessionsRouter } from './sessions';
 import { usageRouter } from './usage';
 
 export const appRouter = router({
   balance: balanceRouter,
+  events: eventsRouter,
   sessions: sessionsRouter,
   usage: usageRouter,
 });

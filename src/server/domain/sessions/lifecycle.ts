@@ -1,0 +1,160 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { events, highlights, players, sessions, shots, type BoxScoreJson, type SessionVideoKeys } from '../../db/schema';
+import { settleHold, voidHold } from '../billing/holds';
+import { billableSeconds } from '../billing/money';
+import { recordEvent, type ApiEvent } from '../events/events';
+import { SESSION_FAILURES, type SessionFailureCode } from './failure-codes';
+import { toApiSessions } from './serialize';
+
+/**
+ * The state machine of SPEC §3 for the processing pipeline: `queued` → `processing` →
+ * `processed` (settled, event) or `failed` (voided, event). Every transition is one
+ * transaction and idempotent, so a retried step never settles, voids or records twice.
+ */
+
+export async function loadSession(db: Database, sessionId: string) {
+  const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+  return row ?? null;
+}
+
+/** queued → processing. Returns false when the session is already finished (nothing to do). */
+export async function markProcessing(db: Database, sessionId: string): Promise<boolean> {
+  const [row] = await db
+    .update(sessions)
+    .set({ status: 'processing', startedAt: sql`coalesce(${sessions.startedAt}, now())`, heartbeatAt: sql`now()`, stage: 'queued', progress: 0 })
+    .where(and(eq(sessions.id, sessionId), inArray(sessions.status, ['queued', 'processing'])))
+    .returning({ id: sessions.id });
+  return Boolean(row);
+}
+
+/** Dashboard progress and the liveness signal the job timeout watches. */
+export async function recordProgress(db: Database, sessionId: string, stage: string, progress: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ stage, progress: Math.max(0, Math.min(100, Math.round(progress))), heartbeatAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.status, 'processing')));
+}
+
+export interface CompletedMedia {
+  width: number;
+  height: number;
+  fps: number;
+  video: SessionVideoKeys;
+  artifacts: Record<'actions' | 'balls' | 'hoops' | 'clusters', string | null>;
+}
+
+export interface CompletedRows {
+  players: Array<{ id: string; teamId: number | null; jersey: string | null; stats: BoxScoreJson }>;
+  shots: Array<Omit<typeof shots.$inferInsert, 'sessionId'>>;
+  highlights: Array<Omit<typeof highlights.$inferInsert, 'sessionId'>>;
+  totals: BoxScoreJson;
+}
+
+async function existingEvent(db: Database, sessionId: string, type: ApiEvent['type']) {
+  const [row] = await db.select({ id: events.id }).from(events).where(and(eq(events.sessionId, sessionId), eq(events.type, type)));
+  return row?.id ?? null;
+}
+
+/**
+ * processing → processed, in one transaction: stores shots, highlights, players and
+ * totals, settles the hold for the measured length, and records `session.processed`.
+ * Returns the event id (the existing one when the session was already processed).
+ */
+export async function completeSession(
+  db: Database,
+  opts: { sessionId: string; durationSeconds: number; runVersion: number; media: CompletedMedia; rows: CompletedRows },
+): Promise<{ eventId: string; costCents: number } | null> {
+  return db.transaction(async (tx) => {
+    const [session] = await tx.select().from(sessions).where(eq(sessions.id, opts.sessionId)).for('update');
+    if (!session) return null;
+    if (session.status === 'processed') {
+      const id = await existingEvent(db, session.id, 'session.processed');
+      return id ? { eventId: id, costCents: session.costCents ?? 0 } : null;
+    }
+    if (session.status === 'failed') return null;
+    const seconds = billableSeconds(opts.durationSeconds);
+    const usage = await settleHold(tx, { sessionId: session.id, measuredSeconds: seconds, runVersion: opts.runVersion });
+    if (opts.rows.players.length) await tx.insert(players).values(opts.rows.players.map((p) => ({ ...p, sessionId: session.id })));
+    if (opts.rows.shots.length) await tx.insert(shots).values(opts.rows.shots.map((s) => ({ ...s, sessionId: session.id })));
+    if (opts.rows.highlights.length) await tx.insert(highlights).values(opts.rows.highlights.map((h) => ({ ...h, sessionId: session.id })));
+    const [updated] = await tx
+      .update(sessions)
+      .set({
+        status: 'processed',
+        runVersion: opts.runVersion,
+        durationSeconds: seconds,
+        costCents: usage.costCents,
+        width: opts.media.width,
+        height: opts.media.height,
+        fps: opts.media.fps,
+        video: opts.media.video,
+        artifacts: opts.media.artifacts,
+        totals: opts.rows.totals,
+        stage: 'done',
+        progress: 100,
+        finishedAt: sql`now()`,
+        errorCode: null,
+        errorMessage: null,
+      })
+      .where(eq(sessions.id, session.id))
+      .returning();
+    const [api] = await toApiSessions(tx, [updated]);
+    const event = await recordEvent(tx, { organizationId: session.organizationId, type: 'session.processed', session: api });
+    return { eventId: event.id, costCents: usage.costCents };
+  });
+}
+
+/**
+ * Any failure → failed, in one transaction: voids the hold (nothing charged), sets the
+ * error, records `session.failed`. A session already finished is left as it is.
+ */
+export async function failSession(
+  db: Database,
+  opts: { sessionId: string; code: SessionFailureCode; message?: string },
+): Promise<{ eventId: string } | null> {
+  return db.transaction(async (tx) => {
+    const [session] = await tx.select().from(sessions).where(eq(sessions.id, opts.sessionId)).for('update');
+    if (!session) return null;
+    if (session.status === 'failed') {
+      const id = await existingEvent(db, session.id, 'session.failed');
+      return id ? { eventId: id } : null;
+    }
+    if (session.status === 'processed') return null;
+    await voidHold(tx, { sessionId: session.id });
+    // rows a partial run may have left are removed, so a failed session shows no half results
+    await tx.delete(highlights).where(eq(highlights.sessionId, session.id));
+    await tx.delete(shots).where(eq(shots.sessionId, session.id));
+    await tx.delete(players).where(eq(players.sessionId, session.id));
+    const [updated] = await tx
+      .update(sessions)
+      .set({
+        status: 'failed',
+        errorCode: opts.code,
+        errorMessage: opts.message ?? SESSION_FAILURES[opts.code],
+        stage: 'failed',
+        finishedAt: sql`now()`,
+      })
+      .where(eq(sessions.id, session.id))
+      .returning();
+    const [api] = await toApiSessions(tx, [updated]);
+    const event = await recordEvent(tx, { organizationId: session.organizationId, type: 'session.failed', session: api });
+    return { eventId: event.id };
+  });
+}
+
+/** Sessions in `processing` with no sign of life for `timeoutSeconds` (the job timeout). */
+export async function staleSessions(db: Database, timeoutSeconds: number) {
+  return db
+    .select({ id: sessions.id, organizationId: sessions.organizationId })
+    .from(sessions)
+    .where(and(eq(sessions.status, 'processing'), sql`${sessions.heartbeatAt} < now() - make_interval(secs => ${timeoutSeconds})`));
+}
+
+/** Sessions still `queued` after `seconds` (their start event may have been lost). */
+export async function queuedSessionsOlderThan(db: Database, seconds: number) {
+  return db
+    .select({ id: sessions.id, organizationId: sessions.organizationId })
+    .from(sessions)
+    .where(and(eq(sessions.status, 'queued'), sql`${sessions.createdAt} < now() - make_interval(secs => ${seconds})`));
+}
