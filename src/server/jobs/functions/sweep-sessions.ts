@@ -1,0 +1,38 @@
+import { getDb } from '../../db/client';
+import { failSession, queuedSessionsOlderThan, staleSessions } from '../../domain/sessions/lifecycle';
+import { inngest } from '../client';
+import { eventRecorded, sessionSubmitted } from '../events';
+import { jobTimeoutSeconds } from '../pipeline/steps';
+
+/** A queued session whose start event is older than this is sent again. */
+const REQUEUE_AFTER_SECONDS = 120;
+
+/**
+ * Every minute: fails sessions whose pipeline went silent for SWISH_JOB_TIMEOUT (a crashed
+ * or stuck run: `timeout`, hold voided, event recorded), and re-sends the start event of
+ * sessions still queued (it may have been lost when the engine was unreachable at submit;
+ * the pipeline is idempotent per session, so a duplicate start does nothing).
+ */
+export const sweepSessions = inngest.createFunction(
+  { id: 'sweep-sessions', triggers: [{ cron: '* * * * *' }] },
+  async ({ step }) => {
+    const db = getDb();
+    const timedOut = await step.run('fail-stale', async () => {
+      const out: Array<{ eventId: string; organizationId: string }> = [];
+      const stale = [...(await staleSessions(db, jobTimeoutSeconds())), ...(await queuedSessionsOlderThan(db, jobTimeoutSeconds()))];
+      for (const s of stale) {
+        const failed = await failSession(db, { sessionId: s.id, code: 'timeout' });
+        if (failed) out.push({ eventId: failed.eventId, organizationId: s.organizationId });
+      }
+      return out;
+    });
+    if (timedOut.length) {
+      await step.sendEvent('fan-out-timeouts', timedOut.map((t) => eventRecorded.create({ event_id: t.eventId, organization_id: t.organizationId })));
+    }
+    const queued = await step.run('find-queued', () => queuedSessionsOlderThan(db, REQUEUE_AFTER_SECONDS));
+    if (queued.length) {
+      await step.sendEvent('requeue', queued.map((s) => sessionSubmitted.create({ session_id: s.id, organization_id: s.organizationId })));
+    }
+    return { timedOut: timedOut.length, requeued: queued.length };
+  },
+);

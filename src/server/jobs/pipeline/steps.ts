@@ -1,0 +1,168 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { deriveSession, type PointSystem } from '../../analysis/derive';
+import { analyseInSubprocess, readArtifacts } from '../../analysis/subprocess';
+import type { AnalysisOptions } from '../../analysis/types';
+import type { Database } from '../../db/client';
+import { uploads } from '../../db/schema';
+import { loadSession, recordProgress } from '../../domain/sessions/lifecycle';
+import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
+import { getMediaStorage, mediaKeys } from '../../media/storage';
+import { buildSessionRows } from './rows';
+import { fetchSource, ProcessingFailure } from './source';
+
+/** Limits of DESIGN §5: longer or taller videos fail with `video_too_large`. */
+export const maxVideoSeconds = () => Number(process.env.SWISH_MAX_VIDEO_SECONDS ?? 4 * 3600);
+export const maxVideoHeight = () => Number(process.env.SWISH_MAX_VIDEO_HEIGHT ?? 2160);
+/** No progress for this long fails the job with `timeout` (SWISH_JOB_TIMEOUT, seconds; default 2 h). */
+export const jobTimeoutSeconds = () => Number(process.env.SWISH_JOB_TIMEOUT ?? 7200);
+
+export function workDir(sessionId: string): string {
+  return resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data', 'work', sessionId);
+}
+
+/**
+ * A watchdog for one long step: aborts when `beat()` has not been called for the job
+ * timeout, and records dashboard progress (throttled) on each beat.
+ */
+export function watchdog(db: Database, sessionId: string, stage: string) {
+  const controller = new AbortController();
+  const limit = jobTimeoutSeconds() * 1000;
+  let timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
+  let lastWrite = 0;
+  return {
+    signal: controller.signal,
+    beat(progress: number) {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
+      if (Date.now() - lastWrite > 2000) {
+        lastWrite = Date.now();
+        void recordProgress(db, sessionId, stage, progress).catch(() => {});
+      }
+    },
+    done() {
+      clearTimeout(timer);
+    },
+    /** The timeout failure when the watchdog fired, else the original error. */
+    reason(err: unknown) {
+      return controller.signal.aborted ? (controller.signal.reason as ProcessingFailure) : err;
+    },
+  };
+}
+
+export interface SourceStepResult {
+  originalKey: string;
+  probe: VideoProbe;
+}
+
+/**
+ * Step 1–2: brings the source into storage as the session's `original` and probes it.
+ * Throws ProcessingFailure for source problems and limits.
+ */
+export async function fetchAndProbe(db: Database, sessionId: string): Promise<SourceStepResult> {
+  const session = await loadSession(db, sessionId);
+  if (!session) throw new ProcessingFailure('unknown', 'The session no longer exists.');
+  const dir = workDir(sessionId);
+  await mkdir(dir, { recursive: true });
+  let local: string;
+  if (session.sourceType === 'upload') {
+    const [up] = await db.select().from(uploads).where(eq(uploads.id, session.uploadId!));
+    const storage = getMediaStorage();
+    if (!up?.storageKey || !(await storage.exists(up.storageKey))) throw new ProcessingFailure('source_unavailable', 'The uploaded file is gone.');
+    local = join(dir, `source${extname(up.filename ?? '') || '.mp4'}`);
+    await materialise(up.storageKey, local);
+  } else {
+    local = join(dir, 'source.download');
+    await fetchSource({ type: session.sourceType, url: session.sourceUrl! }, local);
+  }
+  let probe: VideoProbe;
+  try {
+    probe = await probeVideo(local);
+  } catch (err) {
+    if (err instanceof MediaToolError) throw new ProcessingFailure('source_invalid', 'The source is not a video that can be decoded.');
+    throw err;
+  }
+  if (!(probe.durationSeconds > 0) || !probe.width || !probe.height) {
+    throw new ProcessingFailure('source_invalid', 'The source has no decodable video frames.');
+  }
+  if (probe.durationSeconds > maxVideoSeconds()) {
+    throw new ProcessingFailure('video_too_large', `The video is ${Math.round(probe.durationSeconds)} s long; the limit is ${maxVideoSeconds()} s.`);
+  }
+  if (Math.min(probe.width, probe.height) > maxVideoHeight()) {
+    throw new ProcessingFailure('video_too_large', `The video is ${Math.min(probe.width, probe.height)}p; the limit is ${maxVideoHeight()}p.`);
+  }
+  const ext = probe.codec && /mov|quicktime/i.test(local) ? 'mov' : 'mp4';
+  const originalKey = mediaKeys.sessionOriginal(sessionId, ext);
+  await getMediaStorage().putFile(originalKey, local, undefined, { move: false });
+  return { originalKey, probe };
+}
+
+/** A local file of a stored object: the file itself on local storage, a download otherwise. */
+export async function materialise(key: string, dest: string): Promise<string> {
+  const storage = getMediaStorage();
+  if (storage.localPath) {
+    await copyFile(storage.localPath(key), dest);
+    return dest;
+  }
+  const obj = await storage.get(key);
+  if (!obj) throw new ProcessingFailure('source_unavailable', 'The stored source is gone.');
+  const { createWriteStream } = await import('node:fs');
+  const { pipeline } = await import('node:stream/promises');
+  await pipeline(obj.stream, createWriteStream(dest));
+  return dest;
+}
+
+/** The session's source as a local file for ffmpeg: reused when a previous step left it. */
+export async function localSource(sessionId: string, originalKey: string): Promise<string> {
+  const storage = getMediaStorage();
+  if (storage.localPath) return storage.localPath(originalKey);
+  const dest = join(workDir(sessionId), `original${extname(originalKey)}`);
+  return materialise(originalKey, dest);
+}
+
+/**
+ * Step 3–4: analyses the video, stores the four artifacts, and derives the rows (with
+ * fresh ids) and clip windows. Throws ProcessingFailure for `no_hoops` / `no_court` / `no_shots`.
+ */
+export async function analyseAndDerive(db: Database, sessionId: string, originalKey: string, durationSeconds: number) {
+  const session = (await loadSession(db, sessionId))!;
+  const o = session.options as Record<string, unknown>;
+  const options: AnalysisOptions = {
+    sessionType: o.session_type as AnalysisOptions['sessionType'],
+    cameraSetup: o.camera_setup as AnalysisOptions['cameraSetup'],
+    hasJerseys: o.has_jerseys as boolean | undefined,
+    numPlayers: o.num_players as number | undefined,
+    pointSystem: o.point_system as number | undefined,
+  };
+  const out = join(workDir(sessionId), 'artifacts');
+  await rm(out, { recursive: true, force: true });
+  const dog = watchdog(db, sessionId, 'analysing');
+  let result;
+  try {
+    result = await analyseInSubprocess(await localSource(sessionId, originalKey), out, options, {
+      signal: dog.signal,
+      onProgress: (f) => dog.beat(5 + f * 60),
+    });
+  } catch (err) {
+    throw dog.reason(err);
+  } finally {
+    dog.done();
+  }
+  const storage = getMediaStorage();
+  const artifacts = {} as Record<'actions' | 'balls' | 'hoops' | 'clusters', string>;
+  for (const name of ['actions', 'balls', 'hoops', 'clusters'] as const) {
+    artifacts[name] = mediaKeys.sessionArtifact(sessionId, name);
+    await storage.putFile(artifacts[name], result.files[name], 'application/x-ndjson');
+  }
+  if (result.outcome !== 'ok') {
+    const messages = { no_hoops: 'No basketball hoop was found in this video.', no_court: 'No basketball court was found in this video.', no_shots: 'No shot attempts were found in this video.' };
+    throw new ProcessingFailure(result.outcome, messages[result.outcome]);
+  }
+  const { actions, clusters, balls } = await readArtifacts(result.files);
+  const derived = deriveSession({ actions, clusters }, { pointSystem: (o.point_system === 1 ? 1 : 2) as PointSystem });
+  if (derived.shots.length === 0) throw new ProcessingFailure('no_shots', 'No shot attempts were found in this video.');
+  const built = buildSessionRows(derived, { durationSeconds, balls });
+  await recordProgress(db, sessionId, 'rendering', 66);
+  return { runVersion: result.runVersion, artifacts, ...built };
+}
