@@ -1,7 +1,7 @@
 import { count, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { highlights, players, sessions, shots, type BoxScoreJson } from '../../db/schema';
-import { signMediaUrl } from '../../media/urls';
+import { mediaUrl } from '../../media/storage';
 import type { ListEnvelope } from '../pagination';
 import type { SessionFailureCode } from './failure-codes';
 
@@ -62,8 +62,8 @@ export function toApiHighlight(row: HighlightRow) {
     is_lowlight: row.isLowlight,
     is_manual: row.isManual,
     player: row.playerId,
-    video: Object.fromEntries(HIGHLIGHT_RENDITIONS.map((r) => [r, signMediaUrl(row.video[r])])) as Record<(typeof HIGHLIGHT_RENDITIONS)[number], string | null>,
-    preview: { default: signMediaUrl(row.preview.default), horizontal: signMediaUrl(row.preview.horizontal) },
+    video: Object.fromEntries(HIGHLIGHT_RENDITIONS.map((r) => [r, mediaUrl(row.video[r])])) as Record<(typeof HIGHLIGHT_RENDITIONS)[number], string | null>,
+    preview: { default: mediaUrl(row.preview.default), horizontal: mediaUrl(row.preview.horizontal) },
     created: unix(row.createdAt),
   };
 }
@@ -191,20 +191,20 @@ export function toApiSession(
     players: lists.players,
     totals: { ...EMPTY_BOX_SCORE, ...(row.totals ?? {}) },
     video: {
-      url: signMediaUrl(row.video.original),
-      preview_url: signMediaUrl(row.video.preview),
-      '1080p': signMediaUrl(row.video['1080p']),
-      '720p': signMediaUrl(row.video['720p']),
-      '360p': signMediaUrl(row.video['360p']),
+      url: mediaUrl(row.video.original),
+      preview_url: mediaUrl(row.video.preview),
+      '1080p': mediaUrl(row.video['1080p']),
+      '720p': mediaUrl(row.video['720p']),
+      '360p': mediaUrl(row.video['360p']),
       width: row.width,
       height: row.height,
       fps: row.fps,
     },
     artifacts: {
-      actions: signMediaUrl(row.artifacts.actions),
-      balls: signMediaUrl(row.artifacts.balls),
-      hoops: signMediaUrl(row.artifacts.hoops),
-      clusters: signMediaUrl(row.artifacts.clusters),
+      actions: mediaUrl(row.artifacts.actions),
+      balls: mediaUrl(row.artifacts.balls),
+      hoops: mediaUrl(row.artifacts.hoops),
+      clusters: mediaUrl(row.artifacts.clusters),
     },
     error: row.status === 'failed' && row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
   };
