@@ -223,3 +223,46 @@ export function arcAt(fit: ArcFit, frame: number): { x: number; y: number } {
   const t = frame - fit.t0;
   return { x: fit.d + fit.e * t, y: fit.a + fit.b * t + fit.c * t * t };
 }
+
+/**
+ * Joins tracks broken by a short occlusion or a missed detection: a track that starts within
+ * `maxGap` frames after another ends, where the ballistic extrapolation of the first one's
+ * last points lands. Shots lose the ball for a few frames against the backboard or a player.
+ */
+export function stitchTracks(tracks: Track[], maxGap: number): Track[] {
+  const sorted = [...tracks].sort((a, b) => a.points[0].frame - b.points[0].frame);
+  const absorbed = new Set<Track>();
+  for (const t of sorted) {
+    if (absorbed.has(t)) continue;
+    for (;;) {
+      const pts = t.points;
+      const last = pts[pts.length - 1];
+      const tail = pts.slice(-8);
+      if (tail.length < 4) break;
+      const fit = fitArc(tail);
+      if (!fit || fit.rms > Math.max(2, 0.6 * last.r)) break;
+      let best: Track | null = null;
+      let bestD = Infinity;
+      for (const u of sorted) {
+        if (u === t || absorbed.has(u)) continue;
+        const f0 = u.points[0].frame;
+        const gap = f0 - last.frame;
+        if (gap < 1 || gap > maxGap) continue;
+        if (u.points.length < 3) continue;
+        const p = arcAt(fit, f0);
+        const q = u.points[0];
+        const d = Math.hypot(q.x - p.x, q.y - p.y);
+        const sizeRatio = Math.max(q.r, last.r) / Math.max(1, Math.min(q.r, last.r));
+        if (sizeRatio > 2 || d > Math.max(3 * last.r, 6) + 0.5 * last.r * gap) continue;
+        if (d < bestD) {
+          bestD = d;
+          best = u;
+        }
+      }
+      if (!best) break;
+      t.points.push(...best.points);
+      absorbed.add(best);
+    }
+  }
+  return sorted.filter((t) => !absorbed.has(t));
+}

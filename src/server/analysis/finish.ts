@@ -1,5 +1,5 @@
-import { ballCandidates, cameraPath, linkTracks, type BallCandidate, type CameraPath } from './ball-track';
-import { estimateTimeScale, isFlightArc, splitIntoArcs, type Arc } from './arcs';
+import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import type { FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { persistentRims, type RimCandidate } from './hoop-appearance';
@@ -40,7 +40,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const dims = { width, height };
   const path = cameraPath(features);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
-  const tracks = linkTracks(perFrame);
+  const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
   const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps, dims));
   const timeScale = estimateTimeScale(arcs, fps);
   const lookback = Math.round((1.6 / timeScale) * fps);
@@ -49,8 +49,15 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     input.samples
       .filter((smp) => smp.index < features.length)
       .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
-  ).filter((r) => r.score >= 0.6);
-  const target = chooseTarget(hoopEstimates, rims);
+  ).filter((r) => r.score >= 0.45);
+  const shotLike = arcs.filter(
+    (a) =>
+      a.points.length >= 6 &&
+      a.score >= 0.5 &&
+      (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
+        (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
+  );
+  const target = chooseTarget(hoopEstimates, rims, shotLike);
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
@@ -172,25 +179,79 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
   };
 }
 
-/**
- * Picks the target hoop. Flights are the primary evidence (they work when the rim is washed
- * out); the appearance of rim + net + backboard confirms and refines them, rejects weak flight
- * evidence without a visible hoop (passes caught overhead), and finds the hoop in clips
- * without shots.
- */
-export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[]): HoopEstimate | null {
-  const best = fromArcs[0];
-  if (best) {
-    const seen = rims.find((r) => Math.abs(r.x - best.x) < 1.5 * best.w && Math.abs(r.y - best.y) < 1.5 * best.w);
-    if (seen) {
-      const w = seen.w > 0.6 * best.w && seen.w < 1.6 * best.w ? seen.w : best.w;
-      return { ...best, x: seen.x, y: seen.y, w, confidence: Math.max(best.confidence, seen.score) };
+/** Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them. */
+function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: number; r: number } {
+  const rs: number[] = [];
+  for (const a of arcs) {
+    const p = a.points;
+    const last = p[p.length - 1];
+    const vyEnd = a.fit.b + 2 * a.fit.c * (last.frame - a.fit.t0);
+    if (a.apexY > y - 0.3 * w) continue;
+    let hit = false;
+    for (const q of p) {
+      if (q.frame < a.apexFrame) continue;
+      const dx = (q.x - x) / w;
+      const dy = (q.y - y) / w;
+      if (Math.abs(dx) < 1.2 && dy > -1.0 && dy < 0.8) {
+        hit = true;
+        break;
+      }
     }
-    if (best.quality >= 0.95) return best;
+    if (!hit && vyEnd > 0 && last.y < y && Math.abs(last.x - x) < 3 * w) {
+      for (let k = 1; k <= 20 && !hit; k++) {
+        const t = last.frame + k - a.fit.t0;
+        const yy = a.fit.a + a.fit.b * t + a.fit.c * t * t;
+        const xx = a.fit.d + a.fit.e * t;
+        if (yy >= y - 0.3 * w) {
+          hit = Math.abs(xx - x) < 1.2 * w;
+          break;
+        }
+      }
+    }
+    if (hit) rs.push(a.r);
   }
-  const r = rims[0];
-  if (!r) return null;
-  return { x: r.x, y: r.y, w: r.w, ballR: r.w / (2 * RIM_OVER_BALL), support: 0, quality: 0, confidence: r.score };
+  rs.sort((a, b) => a - b);
+  return { n: rs.length, r: rs.length ? rs[rs.length >> 1] : 0 };
+}
+
+/**
+ * Picks the target hoop among hoops found from flight end points and rims found by appearance
+ * (`arcs` are the shot-like flights: thrown upwards, or falling in from the top of the frame).
+ * Flights are the primary evidence (they work when the rim is washed out); a visible rim with
+ * its net and backboard confirms and positions a hoop, finds it when nobody shoots, and lets
+ * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
+ */
+export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[]): HoopEstimate | null {
+  let best: { h: HoopEstimate; score: number } | null = null;
+  for (const h of fromArcs) {
+    const sup = flightSupport(arcs, h.x, h.y, h.w);
+    const near = rims.find((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
+    if (!near && h.quality < 0.95 && sup.n < 2) continue;
+    const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
+    const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
+    if (!best || score > best.score) best = { h: cand, score };
+  }
+  for (const r of rims) {
+    const sup = flightSupport(arcs, r.x, r.y, r.w);
+    const expectedW = sup.n ? 2 * RIM_OVER_BALL * sup.r : r.w;
+    const sizeOk = r.w > 0.5 * expectedW && r.w < 2 * expectedW;
+    if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
+    const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score;
+    if (best && score <= best.score) continue;
+    best = {
+      h: {
+        x: r.x,
+        y: r.y,
+        w: r.w,
+        ballR: sizeOk && sup.n ? sup.r : r.w / (2 * RIM_OVER_BALL),
+        support: sizeOk ? sup.n : 0,
+        quality: 0,
+        confidence: r.score,
+      },
+      score,
+    };
+  }
+  return best?.h ?? null;
 }
 
 function hoopRecords(

@@ -49,6 +49,66 @@ function vyAt(a: Arc, frame: number): number {
 }
 
 /**
+ * Shots whose top is not seen: the ball rises out of view (off the top of the frame, or behind
+ * an opaque backboard seen from the baseline) and reappears falling at the hoop. Pairs a rising
+ * flight that leaves upwards near the hoop with a falling flight that starts at or above the
+ * rim within the expected hang time.
+ */
+function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScale: number, found: ShotDetection[]): ShotDetection[] {
+  const w = hoop.w;
+  const out: ShotDetection[] = [];
+  const maxHang = Math.round((2.0 / timeScale) * fps);
+  for (const up of arcs) {
+    const last = up.points[up.points.length - 1];
+    const vyEnd = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
+    if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
+    const rel = releasePoint(up);
+    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > 3 * w) continue;
+    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w) continue;
+    const down = arcs.find((d) => {
+      const p0 = d.points[0];
+      if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
+      if (d.apexFrame > p0.frame + 2) return false;
+      return Math.abs(p0.x - hoop.x) < 1.5 * w && p0.y < hoop.y + 1.2 * w && p0.y > hoop.y - 4 * w && d.points.length >= 4;
+    });
+    if (!down) continue;
+    const rimFrame = down.points.find((q) => q.y >= hoop.y - 0.9 * w)?.frame ?? down.points[0].frame;
+    if (found.some((f) => Math.abs(f.rimFrame - rimFrame) < fps / timeScale)) continue;
+    out.push({
+      arc: down,
+      releaseFrame: rel.frame,
+      rimFrame,
+      endFrame: rimFrame,
+      releaseX: rel.x,
+      releaseY: rel.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
+      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN },
+    });
+  }
+  return out;
+}
+
+/**
+ * Frame where the falling branch of an arc crosses the rim height within 2.5 rim widths of the
+ * rim centre (an air ball that misses everything), or -1.
+ */
+export function passesRimLevel(a: Arc, hoop: HoopEstimate): number {
+  const p = a.points;
+  for (let i = 1; i < p.length; i++) {
+    if (p[i].frame <= a.apexFrame) continue;
+    if (p[i - 1].y < hoop.y && p[i].y >= hoop.y) {
+      const k = (hoop.y - p[i - 1].y) / (p[i].y - p[i - 1].y);
+      const x = p[i - 1].x + k * (p[i].x - p[i - 1].x);
+      return Math.abs(x - hoop.x) < 2.5 * hoop.w ? p[i].frame : -1;
+    }
+  }
+  return -1;
+}
+
+/**
  * Follows a falling arc past its last observation (the ball often vanishes against the
  * backboard or shrinks out of the detector when it flies away from the camera): returns the
  * frame where the parabola reaches the rim zone within `maxFrames`, or -1.
@@ -137,6 +197,7 @@ export function detectShots(
     if (rimFrame < 0) {
       if (endNear && endVy > 0) rimFrame = last.frame;
       else if (closest < 1.3) rimFrame = closestFrame;
+      else if (passesRimLevel(a, hoop) >= 0) rimFrame = passesRimLevel(a, hoop);
       else if (endVy > 0) {
         const f = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
         if (f < 0) continue;
@@ -166,6 +227,8 @@ export function detectShots(
       },
     });
   }
+  shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
+  shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
   const merged: ShotDetection[] = [];
   for (const s of shots) {

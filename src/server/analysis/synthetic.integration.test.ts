@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GroundTruthClip } from './ground-truth';
+import { analyseVideo } from './index';
+import { matchShots } from './scoring';
+import type { AnalysisResult, ShotAction } from './types';
+
+const synthAvailable = existsSync(new URL('./synth/render.ts', import.meta.url));
+
+interface Case {
+  name: string;
+  options: Record<string, unknown>;
+}
+
+const CASES: Case[] = [
+  { name: 'made', options: { seed: 101, script: [{ kind: 'swish' }] } },
+  { name: 'missed', options: { seed: 102, script: [{ kind: 'air_ball' }] } },
+  { name: 'bank', options: { seed: 103, script: [{ kind: 'bank_in' }] } },
+  { name: 'rim-out', options: { seed: 104, script: [{ kind: 'rim_out' }] } },
+  { name: 'free-throw', options: { seed: 105, script: [{ kind: 'free_throw', made: true }] } },
+  { name: 'three', options: { seed: 106, script: [{ kind: 'three', made: true }] } },
+  { name: 'no-hoop', options: { seed: 107, durationSeconds: 10, noHoop: true } },
+  { name: 'no-shots', options: { seed: 108, durationSeconds: 10, noShots: true } },
+];
+
+const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>();
+
+/** Renders (cached in the OS temp folder, keyed by generator version) and analyses every case. */
+async function prepare(): Promise<void> {
+  const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
+  const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}`);
+  await mkdir(dir, { recursive: true });
+  const { readFile } = await import('node:fs/promises');
+  for (const c of CASES) {
+    const video = join(dir, `${c.name}.mp4`);
+    const gtFile = join(dir, `${c.name}.json`);
+    if (!existsSync(video) || !existsSync(gtFile)) {
+      await renderSyntheticGame({ width: 640, height: 360, ...c.options }, video);
+    }
+    const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
+    results.set(c.name, { truth, res: await analyseVideo(video, {}) });
+  }
+}
+
+const shotsOf = (r: AnalysisResult) => r.actions.filter((a): a is ShotAction => a.type === 'shot');
+
+describe.skipIf(!synthAvailable)('synthetic clips (one case each)', () => {
+  beforeAll(prepare, 600_000);
+
+  for (const name of ['made', 'missed', 'bank', 'rim-out', 'free-throw', 'three']) {
+    it(`${name}: one attempt found at the right time with the right outcome`, () => {
+      const { truth, res } = results.get(name)!;
+      expect(res.outcome).toBe('ok');
+      const shots = shotsOf(res);
+      const pairs = matchShots(
+        truth.attempts.map((a) => a.rim_arrival_s),
+        shots.map((s) => s.rim_t),
+      );
+      expect(shots).toHaveLength(truth.attempts.length);
+      expect(pairs).toHaveLength(truth.attempts.length);
+      for (const [i, j] of pairs) {
+        expect(shots[j].made).toBe(truth.attempts[i].made);
+        expect(Math.abs(shots[j].rim_t - truth.attempts[i].rim_arrival_s)).toBeLessThan(0.5);
+        expect(shots[j].release_t).toBeLessThan(shots[j].rim_t);
+      }
+      expect(res.hoops.some((h) => h.is_target)).toBe(true);
+      const target = res.hoops.find((h) => h.is_target)!;
+      const th = truth.attempts[0].hoop!;
+      expect(Math.abs(target.x - th.x)).toBeLessThan(0.03);
+      expect(Math.abs(target.y - th.y)).toBeLessThan(0.05);
+    });
+  }
+
+  it('no hoop: reported as no_hoops with no shots', () => {
+    const { res } = results.get('no-hoop')!;
+    expect(res.outcome).toBe('no_hoops');
+    expect(shotsOf(res)).toHaveLength(0);
+  });
+
+  it('no shots: the hoop is found but no attempt is reported', () => {
+    const { res } = results.get('no-shots')!;
+    expect(res.outcome).toBe('no_shots');
+    expect(res.hoops.length).toBeGreaterThan(0);
+    expect(shotsOf(res)).toHaveLength(0);
+  });
+
+  it('players are tracked and split into two jersey-colour teams', () => {
+    const { res } = results.get('no-shots')!;
+    const teams = new Set(res.clusters.map((c) => c.team));
+    expect(res.clusters.length).toBeGreaterThan(1);
+    expect(teams.has(0) && teams.has(1)).toBe(true);
+  });
+});
+
+if (!synthAvailable) {
+  describe('synthetic clips', () => {
+    it.skip('skipped: the synthetic generator (src/server/analysis/synth) is not present', () => {});
+  });
+}
