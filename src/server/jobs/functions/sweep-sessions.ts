@@ -6,10 +6,16 @@ import { jobTimeoutSeconds } from '../pipeline/steps';
 
 /** A queued session whose start event is older than this is sent again. */
 const REQUEUE_AFTER_SECONDS = 120;
+/**
+ * A session still queued after this long (SWISH_QUEUE_TIMEOUT, default 24 h) is failed as
+ * `timeout`: waiting in line behind other games is normal, a day is not.
+ */
+const queueTimeoutSeconds = () => Number(process.env.SWISH_QUEUE_TIMEOUT ?? 86_400);
 
 /**
  * Every minute: fails sessions whose pipeline went silent for SWISH_JOB_TIMEOUT (a crashed
- * or stuck run: `timeout`, hold voided, event recorded), and re-sends the start event of
+ * or stuck run: `timeout`, hold voided, event recorded) or that waited in the queue past
+ * SWISH_QUEUE_TIMEOUT, and re-sends the start event of
  * sessions still queued (it may have been lost when the engine was unreachable at submit;
  * the pipeline is idempotent per session, so a duplicate start does nothing).
  */
@@ -19,7 +25,7 @@ export const sweepSessions = inngest.createFunction(
     const db = getDb();
     const timedOut = await step.run('fail-stale', async () => {
       const out: Array<{ eventId: string; organizationId: string }> = [];
-      const stale = [...(await staleSessions(db, jobTimeoutSeconds())), ...(await queuedSessionsOlderThan(db, jobTimeoutSeconds()))];
+      const stale = [...(await staleSessions(db, jobTimeoutSeconds())), ...(await queuedSessionsOlderThan(db, queueTimeoutSeconds()))];
       for (const s of stale) {
         const failed = await failSession(db, { sessionId: s.id, code: 'timeout' });
         if (failed) out.push({ eventId: failed.eventId, organizationId: s.organizationId });

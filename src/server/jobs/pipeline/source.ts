@@ -44,7 +44,12 @@ async function open(url: string, timeoutMs: number): Promise<Response> {
  * Streams a URL to `dest`, bounded in size (SWISH_MAX_SOURCE_BYTES, default 20 GiB) and
  * time (SWISH_SOURCE_TIMEOUT_SECONDS, default 1 h), SSRF-guarded on every redirect.
  */
-export async function downloadTo(url: string, dest: string, res?: Response): Promise<{ bytes: number; contentType: string | null }> {
+export async function downloadTo(
+  url: string,
+  dest: string,
+  res?: Response,
+  onBytes?: (bytes: number) => void,
+): Promise<{ bytes: number; contentType: string | null }> {
   const response = res ?? (await open(url, downloadTimeoutMs()));
   const limit = maxSourceBytes();
   const declared = Number(response.headers.get('content-length'));
@@ -58,6 +63,7 @@ export async function downloadTo(url: string, dest: string, res?: Response): Pro
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
+      onBytes?.(bytes);
       if (bytes > limit) done(new ProcessingFailure('video_too_large', `The source is larger than ${limit} bytes.`));
       else done(null, chunk);
     },
@@ -139,11 +145,11 @@ export function resolveVideoFromPage(html: string, pageUrl: string): string | nu
  * Fetches a session's source video into `dest`: a direct URL as is; a platform link either
  * as a CDN link (it answers with video bytes) or as a match page resolved to its video.
  */
-export async function fetchSource(source: { type: 'url' | 'platform'; url: string }, dest: string) {
-  if (source.type === 'url') return downloadTo(source.url, dest);
+export async function fetchSource(source: { type: 'url' | 'platform'; url: string }, dest: string, onBytes?: (bytes: number) => void) {
+  if (source.type === 'url') return downloadTo(source.url, dest, undefined, onBytes);
   const res = await open(source.url, 30_000);
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
-  if (!type.includes('html')) return downloadTo(source.url, dest, res);
+  if (!type.includes('html')) return downloadTo(source.url, dest, res, onBytes);
   const reader = res.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -160,5 +166,5 @@ export async function fetchSource(source: { type: 'url' | 'platform'; url: strin
   const html = Buffer.concat(chunks).toString('utf8');
   const video = resolveVideoFromPage(html, source.url);
   if (!video) throw new ProcessingFailure('source_invalid', 'The page has no video (no JSON-LD VideoObject, og:video or <video> element).');
-  return downloadTo(video, dest);
+  return downloadTo(video, dest, undefined, onBytes);
 }

@@ -74,7 +74,15 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
     await materialise(up.storageKey, local);
   } else {
     local = join(dir, 'source.download');
-    await fetchSource({ type: session.sourceType, url: session.sourceUrl! }, local);
+    const dog = watchdog(db, sessionId, 'downloading');
+    try {
+      await Promise.race([
+        fetchSource({ type: session.sourceType, url: session.sourceUrl! }, local, () => dog.beat(2)),
+        new Promise((_, reject) => dog.signal.addEventListener('abort', () => reject(dog.signal.reason))),
+      ]);
+    } finally {
+      dog.done();
+    }
   }
   let probe: VideoProbe;
   try {
