@@ -7,3 +7,4 @@ export * from './uploads';
 export * from './idempotency';
 export * from './events';
 export * from './engine';
+export * from './webhooks';
