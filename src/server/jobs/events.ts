@@ -22,3 +22,12 @@ export const eventRecorded = eventType('swish/event.recorded', {
     organization_id: z.string(),
   }),
 });
+
+/** A webhook delivery (`whd_…`) was created: one run of `webhook-deliver` carries out its attempts. */
+export const webhookDeliveryRequested = eventType('swish/webhook.delivery.requested', {
+  schema: z.object({
+    delivery_id: z.string(),
+    endpoint_id: z.string(),
+    organization_id: z.string(),
+  }),
+});

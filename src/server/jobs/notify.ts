@@ -1,6 +1,6 @@
 import { logger } from '../logger';
 import { inngest } from './client';
-import { sessionSubmitted } from './events';
+import { sessionSubmitted, webhookDeliveryRequested } from './events';
 
 /**
  * Starts processing of a submitted session. Called after the session's transaction
@@ -14,4 +14,15 @@ export async function notifySessionSubmitted(sessionId: string, organizationId: 
   } catch (err) {
     logger.warn({ err, sessionId }, 'could not send swish/session.submitted; the re-queue job will retry');
   }
+}
+
+/**
+ * Starts the run of a webhook delivery created outside the fan-out (a manual redelivery or
+ * a test). Unlike a submit, a failure to queue it is reported to the caller (500), who can
+ * simply ask again.
+ */
+export async function notifyWebhookDeliveryRequested(delivery: { id: string; endpoint: string }, organizationId: string): Promise<void> {
+  await inngest.send(
+    webhookDeliveryRequested.create({ delivery_id: delivery.id, endpoint_id: delivery.endpoint, organization_id: organizationId }, { id: delivery.id }),
+  );
 }

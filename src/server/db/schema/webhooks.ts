@@ -4,7 +4,8 @@ import { createdAt, idColumn, ts } from './columns';
 import { organizations } from './organizations';
 
 export type WebhookEndpointStatus = 'enabled' | 'failing' | 'disabled';
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** `cancelled`: not sent (any more) because the endpoint was disabled or the event is no longer in the log. */
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 /** `event`: fan-out of a recorded event. `redelivery`: a manual resend. `test`: a sample event sent on request. */
 export type WebhookDeliveryKind = 'event' | 'redelivery' | 'test';
 
@@ -57,7 +58,7 @@ export const webhookDeliveries = pgTable(
     kind: text('kind', { enum: ['event', 'redelivery', 'test'] }).notNull(),
     /** The body of a test delivery (real deliveries send the logged event). */
     payload: jsonb('payload'),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'cancelled'] }).notNull().default('pending'),
     /** Attempts allowed: the length of the retry schedule when created (1 for manual ones). */
     maxAttempts: integer('max_attempts').notNull(),
     attemptCount: integer('attempt_count').notNull().default(0),

@@ -3,12 +3,14 @@ import { balanceRouter } from './balance';
 import { eventsRouter } from './events';
 import { sessionsRouter } from './sessions';
 import { usageRouter } from './usage';
+import { webhooksRouter } from './webhooks';
 
 export const appRouter = router({
   balance: balanceRouter,
   events: eventsRouter,
   sessions: sessionsRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,155 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import type { Database } from '../../db/client';
+import { events, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookDeliveryStatus } from '../../db/schema';
+import { toApiEvent } from '../events/events';
+import { disableAfterSeconds, parseRetryAfter, retryDelayMs, retryScheduleSeconds } from './config';
+import { openSecret } from './secret-box';
+import { sendWebhook } from './send';
+
+export const USER_AGENT = 'Swish-Webhooks/1';
+
+export interface AttemptOutcome {
+  /** True when the delivery is over (succeeded, failed for good, cancelled or gone). */
+  done: boolean;
+  status: WebhookDeliveryStatus | 'deleted';
+  /** ISO time of the next attempt when not done. */
+  nextAttemptAt: string | null;
+}
+
+/**
+ * `webhook-signature` for a body: one `v1,<base64>` per secret, space-separated (Standard
+ * Webhooks), so during a rotation receivers holding either secret can verify.
+ */
+export function signWebhook(opts: { secrets: string[]; msgId: string; timestamp: Date; body: string }): string {
+  return opts.secrets.map((secret) => new Webhook(secret).sign(opts.msgId, opts.timestamp, opts.body)).join(' ');
+}
+
+/** The Standard Webhooks request headers of one attempt. */
+export function webhookHeaders(opts: { secrets: string[]; msgId: string; timestamp: Date; body: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': opts.msgId,
+    'webhook-timestamp': String(Math.floor(opts.timestamp.getTime() / 1000)),
+    'webhook-signature': signWebhook(opts),
+  };
+}
+
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/**
+ * Makes attempt number `attempt` (1-based) of a delivery and records it, then decides what
+ * comes next, all from the database so a retried step never sends twice what it recorded:
+ *
+ * - 2xx: delivered; the endpoint's failure streak ends (`failing` → `enabled`).
+ * - 410 Gone: the endpoint is disabled; no more attempts.
+ * - anything else with attempts left: the next one is due after the retry schedule's delay
+ *   for it (jittered), or the receiver's `Retry-After` on 429/503 if longer.
+ * - the last attempt failed: the delivery fails; an automatic delivery marks the endpoint
+ *   `failing`, and disables it once its failures have gone on for SWISH_WEBHOOK_DISABLE_AFTER.
+ *
+ * A delivery whose endpoint was disabled meanwhile is cancelled without a request (manual
+ * redeliveries and tests are still sent). The URL is SSRF-checked on every attempt.
+ */
+export async function attemptDelivery(db: Database, opts: { deliveryId: string; attempt: number }): Promise<AttemptOutcome> {
+  const [found] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, opts.deliveryId));
+  if (!found) return { done: true, status: 'deleted', nextAttemptAt: null };
+  const { delivery, endpoint } = found;
+  if (delivery.status !== 'pending' || delivery.attemptCount >= opts.attempt) {
+    // already decided (a step re-run after its result was recorded)
+    return { done: delivery.status !== 'pending', status: delivery.status, nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null };
+  }
+
+  let body: string;
+  if (delivery.payload) body = JSON.stringify(delivery.payload);
+  else {
+    const [event] = await db.select().from(events).where(and(eq(events.id, delivery.eventId), eq(events.organizationId, delivery.organizationId)));
+    if (!event) return cancel(db, delivery.id);
+    body = JSON.stringify(toApiEvent(event));
+  }
+  if (endpoint.status === 'disabled' && delivery.kind === 'event') return cancel(db, delivery.id);
+
+  const now = new Date();
+  const secrets = [openSecret(endpoint.secret)];
+  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+    secrets.push(openSecret(endpoint.previousSecret));
+  }
+  const result = await sendWebhook(endpoint.url, { headers: webhookHeaders({ secrets, msgId: delivery.eventId, timestamp: now, body }), body });
+  const succeeded = isSuccess(result.status);
+  const gone = result.status === 410;
+  const last = opts.attempt >= delivery.maxAttempts;
+  const automatic = delivery.kind === 'event';
+
+  let status: WebhookDeliveryStatus = 'pending';
+  let nextAttemptAt: Date | null = null;
+  if (succeeded) status = 'succeeded';
+  else if (gone || last) status = 'failed';
+  else {
+    const retryAfter = result.status === 429 || result.status === 503 ? parseRetryAfter(result.retryAfter) : null;
+    nextAttemptAt = new Date(Date.now() + retryDelayMs(retryScheduleSeconds(), opts.attempt + 1, retryAfter));
+  }
+
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(webhookDeliveryAttempts)
+      .values({
+        deliveryId: delivery.id,
+        attempt: opts.attempt,
+        succeeded,
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+        error: result.error ?? (succeeded ? null : gone ? 'The endpoint answered 410 Gone: it has been disabled.' : `The endpoint answered ${result.status}.`),
+        responseBody: result.body,
+        createdAt: now,
+      })
+      .onConflictDoNothing();
+    await tx
+      .update(webhookDeliveries)
+      .set({ status, attemptCount: opts.attempt, nextAttemptAt, completedAt: status === 'pending' ? null : new Date() })
+      .where(eq(webhookDeliveries.id, delivery.id));
+
+    if (succeeded) {
+      // only touch the endpoint row when there is a streak to end (keeps the hot path write-free)
+      await tx
+        .update(webhookEndpoints)
+        .set({ failingSince: null, status: sql`case when ${webhookEndpoints.status} = 'failing' then 'enabled' else ${webhookEndpoints.status} end` })
+        .where(and(eq(webhookEndpoints.id, endpoint.id), sql`(${webhookEndpoints.failingSince} is not null or ${webhookEndpoints.status} = 'failing')`));
+    } else if (gone) {
+      await tx.update(webhookEndpoints).set({ status: 'disabled', disabledReason: 'gone' }).where(eq(webhookEndpoints.id, endpoint.id));
+    } else if (automatic) {
+      const disableAfter = disableAfterSeconds();
+      await tx
+        .update(webhookEndpoints)
+        .set({
+          failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now})`,
+          ...(last
+            ? {
+                status: sql`case
+                  when ${webhookEndpoints.status} = 'disabled' then 'disabled'
+                  when coalesce(${webhookEndpoints.failingSince}, ${now}) <= ${now}::timestamptz - make_interval(secs => ${disableAfter}) then 'disabled'
+                  else 'failing' end`,
+                disabledReason: sql`case
+                  when ${webhookEndpoints.status} = 'disabled' then ${webhookEndpoints.disabledReason}
+                  when coalesce(${webhookEndpoints.failingSince}, ${now}) <= ${now}::timestamptz - make_interval(secs => ${disableAfter}) then 'failing'
+                  else null end`,
+              }
+            : {}),
+        })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+    }
+  });
+  return { done: status !== 'pending', status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
+}
+
+async function cancel(db: Database, deliveryId: string): Promise<AttemptOutcome> {
+  await db
+    .update(webhookDeliveries)
+    .set({ status: 'cancelled', nextAttemptAt: null, completedAt: new Date() })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+  return { done: true, status: 'cancelled', nextAttemptAt: null };
+}

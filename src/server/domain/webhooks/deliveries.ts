@@ -1,0 +1,264 @@
+import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { events, groups, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookDeliveryKind, type WebhookDeliveryStatus } from '../../db/schema';
+import { notFound } from '../errors';
+import { getEvent, type ApiEvent, type EventType } from '../events/events';
+import { isId, newId } from '../ids';
+import { paginate, type ListParams } from '../pagination';
+import { EMPTY_BOX_SCORE, type ApiSession } from '../sessions/serialize';
+import { retryScheduleSeconds } from './config';
+import { endpointRow } from './endpoints';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
+
+export interface ApiWebhookDeliveryAttempt {
+  attempt: number;
+  created: number;
+  succeeded: boolean;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface ApiWebhookDelivery {
+  id: string;
+  object: 'webhook_delivery';
+  endpoint: string;
+  event: string;
+  event_type: string;
+  kind: WebhookDeliveryKind;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  max_attempts: number;
+  next_attempt_at: number | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_body: string | null;
+  attempts: ApiWebhookDeliveryAttempt[];
+  created: number;
+  completed_at: number | null;
+}
+
+/** A delivery that a run of the delivery function must carry out. */
+export interface RequestedDelivery {
+  id: string;
+  endpointId: string;
+}
+
+const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+function toApiAttempt(row: AttemptRow): ApiWebhookDeliveryAttempt {
+  return {
+    attempt: row.attempt,
+    created: unix(row.createdAt)!,
+    succeeded: row.succeeded,
+    response_status: row.responseStatus,
+    duration_ms: row.durationMs,
+    error: row.error,
+    response_body: row.responseBody,
+  };
+}
+
+/** The delivery with every attempt, oldest first; the top-level response fields are the latest attempt's. */
+export function toApiDelivery(row: DeliveryRow, attempts: AttemptRow[]): ApiWebhookDelivery {
+  const list = attempts.map(toApiAttempt);
+  const last = list[list.length - 1];
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    endpoint: row.endpointId,
+    event: row.eventId,
+    event_type: row.eventType,
+    kind: row.kind,
+    status: row.status,
+    attempt_count: row.attemptCount,
+    max_attempts: row.maxAttempts,
+    next_attempt_at: row.status === 'pending' ? unix(row.nextAttemptAt) : null,
+    response_status: last?.response_status ?? null,
+    duration_ms: last?.duration_ms ?? null,
+    error: last?.error ?? null,
+    response_body: last?.response_body ?? null,
+    attempts: list,
+    created: unix(row.createdAt)!,
+    completed_at: unix(row.completedAt),
+  };
+}
+
+async function toApiDeliveries(db: DbOrTx, rows: DeliveryRow[]): Promise<ApiWebhookDelivery[]> {
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(inArray(webhookDeliveryAttempts.deliveryId, rows.map((r) => r.id)))
+    .orderBy(asc(webhookDeliveryAttempts.deliveryId), asc(webhookDeliveryAttempts.attempt));
+  const by = new Map<string, AttemptRow[]>();
+  for (const a of attempts) {
+    if (!by.has(a.deliveryId)) by.set(a.deliveryId, []);
+    by.get(a.deliveryId)!.push(a);
+  }
+  return rows.map((r) => toApiDelivery(r, by.get(r.id) ?? []));
+}
+
+/**
+ * Fan-out of a recorded event: one pending delivery per endpoint of the organization that
+ * is not disabled and subscribes to the event's type. Idempotent (one `event` delivery per
+ * event and endpoint), so a retried fan-out returns the same deliveries. Returns those
+ * still pending, for the caller to start one delivery run each.
+ */
+export async function createEventDeliveries(db: DbOrTx, opts: { organizationId: string; eventId: string }): Promise<RequestedDelivery[]> {
+  const [event] = await db
+    .select({ id: events.id, type: events.type })
+    .from(events)
+    .where(and(eq(events.id, opts.eventId), eq(events.organizationId, opts.organizationId)));
+  if (!event) return [];
+  const maxAttempts = retryScheduleSeconds().length;
+  const targets = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.organizationId, opts.organizationId),
+        ne(webhookEndpoints.status, 'disabled'),
+        sql`(${webhookEndpoints.enabledEvents} ? '*' or ${webhookEndpoints.enabledEvents} ? ${event.type})`,
+      ),
+    )
+    .orderBy(asc(webhookEndpoints.id));
+  if (targets.length === 0) return [];
+  await db
+    .insert(webhookDeliveries)
+    .values(
+      targets.map((t) => ({
+        id: newId('webhookDelivery'),
+        organizationId: opts.organizationId,
+        endpointId: t.id,
+        eventId: event.id,
+        eventType: event.type,
+        kind: 'event' as const,
+        maxAttempts,
+      })),
+    )
+    .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId], where: sql`kind = 'event'` });
+  return db
+    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.kind, 'event'), eq(webhookDeliveries.status, 'pending')));
+}
+
+/**
+ * `POST /v1/events/{id}/redeliver`: a new delivery of a logged event to one endpoint of
+ * the organization, whatever the endpoint's status or subscriptions (it was asked for
+ * explicitly). A single attempt: the result is in the delivery log.
+ */
+export async function createRedelivery(
+  db: DbOrTx,
+  opts: { organizationId: string; eventId: string; endpointId: string },
+): Promise<ApiWebhookDelivery> {
+  const event = isId('event', opts.eventId) ? await getEvent(db, { organizationId: opts.organizationId, id: opts.eventId }) : null;
+  if (!event) throw notFound('event');
+  const endpoint = await endpointRow(db, opts.organizationId, opts.endpointId, 'endpoint');
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      id: newId('webhookDelivery'),
+      organizationId: opts.organizationId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      kind: 'redelivery',
+      maxAttempts: 1,
+    })
+    .returning();
+  return toApiDelivery(row, []);
+}
+
+/**
+ * A sample event for checking a receiver (like Stripe's "send test webhook"): a
+ * `session.processed` or `session.failed` Event with a made-up session whose metadata is
+ * `{ "swish_test": "true" }`. Signed and delivered like any event, once, to this endpoint
+ * only; it is not added to the event log.
+ */
+export async function createTestDelivery(
+  db: DbOrTx,
+  opts: { organizationId: string; endpointId: string; type: EventType },
+): Promise<ApiWebhookDelivery> {
+  const endpoint = await endpointRow(db, opts.organizationId, opts.endpointId);
+  const [group] = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.organizationId, opts.organizationId), eq(groups.isDefault, true)));
+  const payload = sampleEvent(opts.type, group?.id ?? 'grp_test');
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      id: newId('webhookDelivery'),
+      organizationId: opts.organizationId,
+      endpointId: endpoint.id,
+      eventId: payload.id,
+      eventType: payload.type,
+      kind: 'test',
+      payload,
+      maxAttempts: 1,
+    })
+    .returning();
+  return toApiDelivery(row, []);
+}
+
+function sampleEvent(type: EventType, groupId: string): ApiEvent {
+  const now = Math.floor(Date.now() / 1000);
+  const sessionId = newId('session');
+  const list = (kind: string) => ({ object: 'list' as const, data: [], has_more: false, total_count: 0, url: `/v1/sessions/${sessionId}/${kind}` });
+  const processed = type === 'session.processed';
+  const session: ApiSession = {
+    id: sessionId,
+    object: 'session',
+    created: now - 600,
+    status: processed ? 'processed' : 'failed',
+    group: groupId,
+    source: { type: 'url', url: 'https://videos.example.com/sample-game.mp4' },
+    metadata: { swish_test: 'true' },
+    run_version: processed ? 1 : null,
+    duration_seconds: processed ? 2_400 : null,
+    cost_cents: processed ? 334 : null,
+    highlights: list('highlights'),
+    shots: list('shots'),
+    players: list('players'),
+    totals: { ...EMPTY_BOX_SCORE },
+    video: { url: null, preview_url: null, '1080p': null, '720p': null, '360p': null, width: processed ? 1920 : null, height: processed ? 1080 : null, fps: processed ? 30 : null },
+    artifacts: { actions: null, balls: null, hoops: null, clusters: null },
+    error: processed ? null : { code: 'source_unavailable', message: 'This is a test event: no video was processed.' },
+  };
+  return { id: newId('event'), object: 'event', type, created: now, data: { object: session } };
+}
+
+/** `GET /v1/webhook_endpoints/{id}/deliveries`: the delivery log of one endpoint, newest first. */
+export async function listWebhookDeliveries(
+  db: DbOrTx,
+  opts: { organizationId: string; endpointId: string; params: ListParams & { status?: WebhookDeliveryStatus; event?: string } },
+) {
+  const endpoint = await endpointRow(db, opts.organizationId, opts.endpointId);
+  const filters: SQL[] = [eq(webhookDeliveries.endpointId, endpoint.id)];
+  if (opts.params.status) filters.push(eq(webhookDeliveries.status, opts.params.status));
+  if (opts.params.event) filters.push(eq(webhookDeliveries.eventId, opts.params.event));
+  return paginate<DeliveryRow, ApiWebhookDelivery>(db, {
+    table: webhookDeliveries,
+    id: webhookDeliveries.id,
+    where: and(...filters),
+    params: opts.params,
+    map: (rows) => toApiDeliveries(db, rows),
+  });
+}
+
+/** One delivery of the organization (the dashboard and tests poll it). */
+export async function getWebhookDelivery(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<ApiWebhookDelivery | null> {
+  if (!isId('webhookDelivery', opts.id)) return null;
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, opts.id), eq(webhookDeliveries.organizationId, opts.organizationId)));
+  if (!row) return null;
+  const [api] = await toApiDeliveries(db, [row]);
+  return api;
+}

@@ -1,0 +1,13 @@
+import { createWebhookEndpoint } from '../../../domain/webhooks/endpoints';
+import { orgProcedure } from '../../procedures';
+import { createWebhookEndpointMeta, ZCreateWebhookEndpointRequest, ZCreateWebhookEndpointResponse } from './create-webhook-endpoint.types';
+
+export const createWebhookEndpointRoute = orgProcedure
+  .meta(createWebhookEndpointMeta)
+  .input(ZCreateWebhookEndpointRequest)
+  .output(ZCreateWebhookEndpointResponse)
+  .mutation(async ({ ctx, input }) => {
+    const endpoint = await createWebhookEndpoint(ctx.db, { organizationId: ctx.auth.organizationId, input });
+    ctx.res.status = 201;
+    return endpoint;
+  });

@@ -1,0 +1,9 @@
+import { getWebhookEndpoint } from '../../../domain/webhooks/endpoints';
+import { orgProcedure } from '../../procedures';
+import { getWebhookEndpointMeta, ZGetWebhookEndpointRequest, ZGetWebhookEndpointResponse } from './get-webhook-endpoint.types';
+
+export const getWebhookEndpointRoute = orgProcedure
+  .meta(getWebhookEndpointMeta)
+  .input(ZGetWebhookEndpointRequest)
+  .output(ZGetWebhookEndpointResponse)
+  .query(({ ctx, input }) => getWebhookEndpoint(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));

@@ -1,0 +1,9 @@
+import { listWebhookEndpoints } from '../../../domain/webhooks/endpoints';
+import { orgProcedure } from '../../procedures';
+import { listWebhookEndpointsMeta, ZListWebhookEndpointsRequest, ZListWebhookEndpointsResponse } from './list-webhook-endpoints.types';
+
+export const listWebhookEndpointsRoute = orgProcedure
+  .meta(listWebhookEndpointsMeta)
+  .input(ZListWebhookEndpointsRequest)
+  .output(ZListWebhookEndpointsResponse)
+  .query(({ ctx, input }) => listWebhookEndpoints(ctx.db, { organizationId: ctx.auth.organizationId, params: input }));

@@ -1,0 +1,9 @@
+import { rotateWebhookSecret } from '../../../domain/webhooks/endpoints';
+import { orgProcedure } from '../../procedures';
+import { rotateWebhookSecretMeta, ZRotateWebhookSecretRequest, ZRotateWebhookSecretResponse } from './rotate-webhook-secret.types';
+
+export const rotateWebhookSecretRoute = orgProcedure
+  .meta(rotateWebhookSecretMeta)
+  .input(ZRotateWebhookSecretRequest)
+  .output(ZRotateWebhookSecretResponse)
+  .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));

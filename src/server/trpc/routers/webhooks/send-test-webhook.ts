@@ -1,0 +1,16 @@
+import { createTestDelivery } from '../../../domain/webhooks/deliveries';
+import { notifyWebhookDeliveryRequested } from '../../../jobs/notify';
+import { orgProcedure } from '../../procedures';
+import { sendTestWebhookMeta, ZSendTestWebhookRequest, ZSendTestWebhookResponse } from './send-test-webhook.types';
+
+export const sendTestWebhookRoute = orgProcedure
+  .meta(sendTestWebhookMeta)
+  .input(ZSendTestWebhookRequest)
+  .output(ZSendTestWebhookResponse)
+  .mutation(async ({ ctx, input }) => {
+    const organizationId = ctx.auth.organizationId;
+    const delivery = await createTestDelivery(ctx.db, { organizationId, endpointId: input.id, type: input.type ?? 'session.processed' });
+    await notifyWebhookDeliveryRequested(delivery, organizationId);
+    ctx.res.status = 201;
+    return delivery;
+  });
