@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { ffmpegPath, MediaToolError } from './ffmpeg';
+
+/**
+ * Runs ffmpeg with `-progress` and reports the fraction of `durationSeconds` encoded so far,
+ * so long encodes can keep the pipeline's heartbeat and progress bar moving. Aborting
+ * `signal` kills ffmpeg.
+ */
+export function runFfmpegWithProgress(
+  args: string[],
+  opts: { signal?: AbortSignal; durationSeconds?: number; onProgress?: (fraction: number) => void } = {},
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      ffmpegPath(),
+      ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal },
+    );
+    let err = '';
+    let pending = '';
+    let last = -1;
+    child.stdout.on('data', (b: Buffer) => {
+      pending += b.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /^out_time_(?:ms|us)=(\d+)/.exec(line);
+        if (!m || !opts.onProgress || !opts.durationSeconds) continue;
+        const fraction = Math.min(1, Number(m[1]) / 1e6 / opts.durationSeconds);
+        if (fraction - last >= 0.01) {
+          last = fraction;
+          opts.onProgress(fraction);
+        }
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      err = (err + b.toString()).slice(-8192);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new MediaToolError(`ffmpeg exited with code ${code}: ${err.trim().split('\n').pop() ?? ''}`, err));
+    });
+  });
+}
+
+/** Even number at or below `n` (H.264 with yuv420p needs even dimensions). */
+export const evenFloor = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+
+/** Dimensions of a frame scaled so that its short side is `shortSide`, both even, aspect kept. */
+export function scaleToShortSide(width: number, height: number, shortSide: number): { width: number; height: number } {
+  if (width >= height) return { width: evenFloor(Math.round((width * shortSide) / height)), height: evenFloor(shortSide) };
+  return { width: evenFloor(shortSide), height: evenFloor(Math.round((height * shortSide) / width)) };
+}
+
+/** x264 + AAC settings shared by every MP4 Swish writes: streamable (faststart), 2 s GOPs for seeking, yuv420p for every player. */
+export function h264Args(opts: { crf: number; maxrateKbps: number; fps: number; audio: boolean }): string[] {
+  const gop = Math.max(1, Math.round((opts.fps || 30) * 2));
+  return [
+    '-c:v', 'libx264',
+    '-preset', 'veryfast',
+    '-crf', String(opts.crf),
+    '-maxrate', `${opts.maxrateKbps}k`,
+    '-bufsize', `${opts.maxrateKbps * 2}k`,
+    '-pix_fmt', 'yuv420p',
+    '-g', String(gop),
+    '-profile:v', 'high',
+    ...(opts.audio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
+    '-movflags', '+faststart',
+    '-f', 'mp4',
+  ];
+}

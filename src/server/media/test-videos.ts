@@ -1,0 +1,63 @@
+import { ffmpegPath, ffprobePath, runFfmpeg, runTool } from './ffmpeg';
+
+/**
+ * Test sources for the media tests: a brightness gradient along the long side (so the
+ * position of a crop can be read back from a frame's mean brightness), a moving test
+ * pattern in one corner (so frames differ over time), and optionally a sine tone.
+ */
+export async function makeTestVideo(opts: {
+  path: string;
+  width: number;
+  height: number;
+  seconds: number;
+  fps?: number;
+  audio: boolean;
+}): Promise<void> {
+  const fps = opts.fps ?? 30;
+  const along = opts.width >= opts.height ? 'X/W' : 'Y/H';
+  const pattern = Math.round(Math.min(opts.width, opts.height) / 8);
+  const args = [
+    // The gradient is computed for one frame and looped: geq over every frame would dominate the test time.
+    '-f', 'lavfi', '-i', `color=c=gray:s=${opts.width}x${opts.height}:r=${fps}:d=${(1 / fps).toFixed(4)},format=yuv420p,geq=lum='255*${along}':cb=128:cr=128,loop=loop=-1:size=1:start=0`,
+    '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${fps}:d=${opts.seconds}`,
+    ...(opts.audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${opts.seconds}`] : []),
+    '-filter_complex', '[0:v][1:v]overlay=0:0:shortest=1[v]',
+    '-map', '[v]',
+    ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(fps),
+    '-t', String(opts.seconds),
+    opts.path,
+  ];
+  await runFfmpeg(args);
+}
+
+/** Mean luma (0–255) of the frame at `t` seconds, read by scaling the frame to one grey pixel. */
+export async function meanLumaAt(path: string, t: number): Promise<number> {
+  const { stdout } = await runTool(
+    ffmpegPath(),
+    ['-v', 'error', '-ss', t.toFixed(3), '-i', path, '-frames:v', '1', '-vf', 'scale=1:1:flags=area,format=gray', '-f', 'rawvideo', 'pipe:1'],
+  );
+  return stdout[0];
+}
+
+/** The streams of a media file as ffprobe reports them. */
+export async function probeStreams(path: string): Promise<Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>> {
+  const { stdout } = await runTool(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', path]);
+  return (JSON.parse(stdout.toString()) as { streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> }).streams;
+}
+
+/** Top-level MP4 box types in file order (a faststart file has `moov` before `mdat`). */
+export function topLevelBoxes(buf: Buffer): string[] {
+  const types: string[] = [];
+  let offset = 0;
+  while (offset + 8 <= buf.length) {
+    let size = buf.readUInt32BE(offset);
+    const type = buf.toString('latin1', offset + 4, offset + 8);
+    if (size === 1) size = Number(buf.readBigUInt64BE(offset + 8));
+    else if (size === 0) size = buf.length - offset;
+    types.push(type);
+    if (size < 8) break;
+    offset += size;
+  }
+  return types;
+}
