@@ -31,11 +31,11 @@ export async function makeTestVideo(opts: {
   await runFfmpeg(args);
 }
 
-/** Mean luma (0–255) of the frame at `t` seconds, read by scaling the frame to one grey pixel. */
+/** Mean luma (0–255) of the frame at `t` seconds (t = 0 for a still image), read by scaling the frame to one grey pixel. */
 export async function meanLumaAt(path: string, t: number): Promise<number> {
   const { stdout } = await runTool(
     ffmpegPath(),
-    ['-v', 'error', '-ss', t.toFixed(3), '-i', path, '-frames:v', '1', '-vf', 'scale=1:1:flags=area,format=gray', '-f', 'rawvideo', 'pipe:1'],
+    ['-v', 'error', ...(t > 0 ? ['-ss', t.toFixed(3)] : []), '-i', path, '-frames:v', '1', '-vf', 'scale=1:1:flags=area,format=gray', '-f', 'rawvideo', 'pipe:1'],
   );
   return stdout[0];
 }
