@@ -28,6 +28,9 @@ export default defineConfig({
       SWISH_PUBLIC_URL: `http://localhost:${E2E_PORT}`,
       SWISH_ALLOW_PRIVATE_SOURCES: '1',
       LOG_LEVEL: 'warn',
+      // processing limits small enough to test: a 1440p source is too large, a silent job times out
+      SWISH_MAX_VIDEO_HEIGHT: '1080',
+      SWISH_JOB_TIMEOUT: '30',
     },
   },
 });

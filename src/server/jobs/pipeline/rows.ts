@@ -10,8 +10,10 @@ export interface ClipSpec {
   highlightId: string;
   start: number;
   end: number;
-  /** Normalised action points over time (ball positions), for the vertical crop path. */
+  /** Normalised action points at source times (ball positions), for the vertical crop path. */
   focus: Array<{ t: number; x: number; y: number }>;
+  /** The key moment for the previews: when the ball reaches the rim. */
+  previewAt: number;
 }
 
 /**
@@ -68,9 +70,9 @@ export function buildSessionRows(
     });
     const inWindow = opts.balls.filter((b) => b.t >= start && b.t <= end);
     const step = Math.max(1, Math.floor(inWindow.length / ((end - start) * 4)));
-    const focus = inWindow.filter((_, i) => i % step === 0).map((b) => ({ t: round(b.t - start), x: b.x, y: b.y }));
-    if (focus.length === 0 && s.shotImageNormed) focus.push({ t: 0, x: s.shotImageNormed[0], y: s.shotImageNormed[1] });
-    clips.push({ highlightId, start: round(start), end: round(end), focus });
+    const focus = inWindow.filter((_, i) => i % step === 0).map((b) => ({ t: round(b.t), x: b.x, y: b.y }));
+    if (focus.length === 0 && s.shotImageNormed) focus.push({ t: s.startSeconds, x: s.shotImageNormed[0], y: s.shotImageNormed[1] });
+    clips.push({ highlightId, start: round(start), end: round(end), focus, previewAt: Math.min(end, s.rimSeconds) });
   }
   return { rows: { players, shots, highlights, totals: derived.totals }, clips };
 }

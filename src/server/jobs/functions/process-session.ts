@@ -1,0 +1,141 @@
+import { rm } from 'node:fs/promises';
+import { NonRetriableError } from 'inngest';
+import { getDb } from '../../db/client';
+import { completeSession, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
+import { renderHighlightClips } from '../../media/clips';
+import { renderSessionMedia } from '../../media/renditions';
+import { getMediaStorage } from '../../media/storage';
+import { inngest } from '../client';
+import { eventRecorded, sessionSubmitted } from '../events';
+import { analyseAndDerive, fetchAndProbe, localSource, watchdog, workDir, type SourceStepResult } from '../pipeline/steps';
+import { ProcessingFailure } from '../pipeline/source';
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
+
+/** Runs a stage; a known failure becomes a value (memoised), anything else is retried by Inngest. */
+async function attempt<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (err) {
+    if (err instanceof ProcessingFailure) return { ok: false, code: err.code, message: err.message };
+    throw err;
+  }
+}
+
+/**
+ * The session pipeline (DESIGN §5): source → probe → analyse → derive → renditions →
+ * highlight clips → settle → event. Each stage is a memoised step, so a crash or retry
+ * resumes after the last finished one; settlement and failure are idempotent
+ * transactions, so nothing is charged or recorded twice. A known failure (source, limits,
+ * no hoop/shots, timeout) fails the session at once; an unexpected error is retried, then
+ * fails the session as `unknown` (onFailure).
+ */
+export const processSession = inngest.createFunction(
+  {
+    id: 'process-session',
+    triggers: [{ event: sessionSubmitted }],
+    idempotency: 'event.data.session_id',
+    concurrency: [{ limit: Number(process.env.SWISH_PROCESSING_CONCURRENCY ?? 1) }],
+    retries: 3,
+    onFailure: async ({ event, error, step }) => {
+      const sessionId = event.data.event.data.session_id as string;
+      const failed = await step.run('fail-unknown', () =>
+        failSession(getDb(), { sessionId, code: 'unknown', message: `Processing failed: ${error.message.slice(0, 300)}` }),
+      );
+      if (failed) await step.sendEvent('fan-out-failed', eventRecorded.create({ event_id: failed.eventId, organization_id: event.data.event.data.organization_id as string }));
+    },
+  },
+  async ({ event, step }) => {
+    const { session_id: sessionId, organization_id: organizationId } = event.data;
+    const db = getDb();
+
+    const fail = async (code: ProcessingFailure['code'], message: string) => {
+      const failed = await step.run('fail', () => failSession(db, { sessionId, code, message }));
+      if (failed) await step.sendEvent('fan-out-failed', eventRecorded.create({ event_id: failed.eventId, organization_id: organizationId }));
+      await step.run('cleanup-after-failure', () => rm(workDir(sessionId), { recursive: true, force: true }));
+      return { status: 'failed', code };
+    };
+
+    const started = await step.run('start', () => markProcessing(db, sessionId));
+    if (!started) return { status: 'skipped' };
+
+    const source = (await step.run('source', () =>
+      attempt(async () => {
+        await recordProgress(db, sessionId, 'downloading', 1);
+        return fetchAndProbe(db, sessionId);
+      }),
+    )) as Outcome<SourceStepResult>;
+    if (!source.ok) return fail(source.code, source.message);
+    const { originalKey, probe } = source.value;
+
+    const analysis = (await step.run('analyse', () =>
+      attempt(() => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
+    )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
+    if (!analysis.ok) return fail(analysis.code, analysis.message);
+    const { rows, clips, artifacts, runVersion } = analysis.value;
+
+    const renditions = (await step.run('renditions', () =>
+      attempt(async () => {
+        const dog = watchdog(db, sessionId, 'rendering');
+        try {
+          return await renderSessionMedia({
+            sessionId,
+            input: await localSource(sessionId, originalKey),
+            probe,
+            storage: getMediaStorage(),
+            signal: dog.signal,
+            onProgress: (f: number) => dog.beat(66 + f * 14),
+          });
+        } catch (err) {
+          throw dog.reason(err);
+        } finally {
+          dog.done();
+        }
+      }),
+    )) as Outcome<Awaited<ReturnType<typeof renderSessionMedia>>>;
+    if (!renditions.ok) return fail(renditions.code, renditions.message);
+
+    const cut = (await step.run('clips', () =>
+      attempt(async () => {
+        const dog = watchdog(db, sessionId, 'cutting highlights');
+        try {
+          return await renderHighlightClips({
+            sessionId,
+            input: await localSource(sessionId, originalKey),
+            probe,
+            clips,
+            storage: getMediaStorage(),
+            signal: dog.signal,
+            onProgress: (f: number) => dog.beat(80 + f * 19),
+          });
+        } catch (err) {
+          throw dog.reason(err);
+        } finally {
+          dog.done();
+        }
+      }),
+    )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
+    if (!cut.ok) return fail(cut.code, cut.message);
+
+    const completed = await step.run('settle', () => {
+      const byId = new Map(cut.value.map((c) => [c.highlightId, c]));
+      return completeSession(db, {
+        sessionId,
+        durationSeconds: probe.durationSeconds,
+        runVersion,
+        media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...renditions.value, original: originalKey }, artifacts },
+        rows: {
+          ...rows,
+          highlights: rows.highlights.map((h) => {
+            const media = byId.get(h.id!);
+            return media ? { ...h, video: media.video, preview: media.preview, lengthSeconds: media.lengthSeconds ?? h.lengthSeconds } : h;
+          }),
+        },
+      });
+    });
+    if (!completed) throw new NonRetriableError(`session ${sessionId} could not be completed (already failed?)`);
+    await step.sendEvent('fan-out-processed', eventRecorded.create({ event_id: completed.eventId, organization_id: organizationId }));
+    await step.run('cleanup', () => rm(workDir(sessionId), { recursive: true, force: true }));
+    return { status: 'processed', costCents: completed.costCents };
+  },
+);
