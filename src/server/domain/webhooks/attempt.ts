@@ -123,19 +123,20 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
       await tx.update(webhookEndpoints).set({ status: 'disabled', disabledReason: 'gone' }).where(eq(webhookEndpoints.id, endpoint.id));
     } else if (automatic) {
       const disableAfter = disableAfterSeconds();
+      const at = sql`${now.toISOString()}::timestamptz`;
       await tx
         .update(webhookEndpoints)
         .set({
-          failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now})`,
+          failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})`,
           ...(last
             ? {
                 status: sql`case
                   when ${webhookEndpoints.status} = 'disabled' then 'disabled'
-                  when coalesce(${webhookEndpoints.failingSince}, ${now}) <= ${now}::timestamptz - make_interval(secs => ${disableAfter}) then 'disabled'
+                  when coalesce(${webhookEndpoints.failingSince}, ${at}) <= ${at} - make_interval(secs => ${disableAfter}) then 'disabled'
                   else 'failing' end`,
                 disabledReason: sql`case
                   when ${webhookEndpoints.status} = 'disabled' then ${webhookEndpoints.disabledReason}
-                  when coalesce(${webhookEndpoints.failingSince}, ${now}) <= ${now}::timestamptz - make_interval(secs => ${disableAfter}) then 'failing'
+                  when coalesce(${webhookEndpoints.failingSince}, ${at}) <= ${at} - make_interval(secs => ${disableAfter}) then 'failing'
                   else null end`,
               }
             : {}),
