@@ -28,6 +28,14 @@ export async function markProcessing(db: Database, sessionId: string): Promise<b
   return Boolean(row);
 }
 
+/** Records how long a pipeline stage took (merged into `sessions.timings`). */
+export async function recordStageTiming(db: Database, sessionId: string, stage: string, ms: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ timings: sql`${sessions.timings} || jsonb_build_object(${stage}::text, ${Math.round(ms)}::int)` })
+    .where(eq(sessions.id, sessionId));
+}
+
 /** Dashboard progress and the liveness signal the job timeout watches. */
 export async function recordProgress(db: Database, sessionId: string, stage: string, progress: number): Promise<void> {
   await db

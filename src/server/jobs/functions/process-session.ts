@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
-import { completeSession, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
+import { completeSession, failSession, markProcessing, recordProgress, recordStageTiming } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
 import { renderSessionMedia } from '../../media/renditions';
 import { getMediaStorage } from '../../media/storage';
@@ -12,13 +12,19 @@ import { ProcessingFailure } from '../pipeline/source';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
 
-/** Runs a stage; a known failure becomes a value (memoised), anything else is retried by Inngest. */
-async function attempt<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
+/**
+ * Runs a stage and records its wall time; a known failure becomes a value (memoised),
+ * anything else is retried by Inngest.
+ */
+async function attempt<T>(sessionId: string, stage: string, fn: () => Promise<T>): Promise<Outcome<T>> {
+  const t0 = performance.now();
   try {
     return { ok: true, value: await fn() };
   } catch (err) {
     if (err instanceof ProcessingFailure) return { ok: false, code: err.code, message: err.message };
     throw err;
+  } finally {
+    await recordStageTiming(getDb(), sessionId, stage, performance.now() - t0).catch(() => {});
   }
 }
 
@@ -60,7 +66,7 @@ export const processSession = inngest.createFunction(
     if (!started) return { status: 'skipped' };
 
     const source = (await step.run('source', () =>
-      attempt(async () => {
+      attempt(sessionId, 'source', async () => {
         await recordProgress(db, sessionId, 'downloading', 1);
         return fetchAndProbe(db, sessionId);
       }),
@@ -69,13 +75,13 @@ export const processSession = inngest.createFunction(
     const { originalKey, probe } = source.value;
 
     const analysis = (await step.run('analyse', () =>
-      attempt(() => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
+      attempt(sessionId, 'analyse', () => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
     )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
     if (!analysis.ok) return fail(analysis.code, analysis.message);
     const { rows, clips, artifacts, runVersion } = analysis.value;
 
     const renditions = (await step.run('renditions', () =>
-      attempt(async () => {
+      attempt(sessionId, 'renditions', async () => {
         const dog = watchdog(db, sessionId, 'rendering');
         try {
           return await renderSessionMedia({
@@ -96,7 +102,7 @@ export const processSession = inngest.createFunction(
     if (!renditions.ok) return fail(renditions.code, renditions.message);
 
     const cut = (await step.run('clips', () =>
-      attempt(async () => {
+      attempt(sessionId, 'clips', async () => {
         const dog = watchdog(db, sessionId, 'cutting highlights');
         try {
           return await renderHighlightClips({
@@ -117,9 +123,10 @@ export const processSession = inngest.createFunction(
     )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
     if (!cut.ok) return fail(cut.code, cut.message);
 
-    const completed = await step.run('settle', () => {
+    const completed = await step.run('settle', async () => {
+      const t0 = performance.now();
       const byId = new Map(cut.value.map((c) => [c.highlightId, c]));
-      return completeSession(db, {
+      const done = await completeSession(db, {
         sessionId,
         durationSeconds: probe.durationSeconds,
         runVersion,
@@ -132,6 +139,8 @@ export const processSession = inngest.createFunction(
           }),
         },
       });
+      await recordStageTiming(db, sessionId, 'settle', performance.now() - t0);
+      return done;
     });
     if (!completed) throw new NonRetriableError(`session ${sessionId} could not be completed (already failed?)`);
     await step.sendEvent('fan-out-processed', eventRecorded.create({ event_id: completed.eventId, organization_id: organizationId }));
