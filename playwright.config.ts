@@ -31,6 +31,8 @@ export default defineConfig({
       // processing limits small enough to test: a 1440p source is too large, a silent job times out
       SWISH_MAX_VIDEO_HEIGHT: '1080',
       SWISH_JOB_TIMEOUT: '30',
+      // webhook retries after 1 s and 1 s instead of the Standard Webhooks schedule (3 attempts)
+      SWISH_WEBHOOK_RETRY_SCHEDULE: '0,1,1',
     },
   },
 });
