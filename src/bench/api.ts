@@ -6,9 +6,8 @@
  * Seeds: one session with 100 shots, 100 highlights and 10 players; 100 more sessions
  * with 10 of each. The bench key has its rate limit lifted through the per-key setting.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { startBenchServer } from './server';
 import { closeDb, getDb } from '../server/db/client';
 import { ensureDatabase } from '../server/db/bootstrap';
 import { createApiKey } from '../server/domain/api-keys/api-keys';
@@ -57,27 +56,6 @@ async function seedSession(orgId: string, groupId: string, n: { shots: number; h
   return id;
 }
 
-function startServer(): Promise<ChildProcess> {
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  const child = spawn('node', ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), DATA_DIR, SWISH_DB_PORT: DB_PORT, SWISH_BENCH_FLOOR: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 600_000;
-    const poll = async () => {
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) return resolve(child);
-      } catch {
-        // not up yet
-      }
-      if (child.exitCode !== null || Date.now() > deadline) return reject(new Error('server did not start'));
-      setTimeout(poll, 500);
-    };
-    void poll();
-  });
-}
-
 interface Figures {
   rps: number;
   p50: number;
@@ -102,7 +80,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
 
 async function main() {
   console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per case, production build on :${PORT}`);
-  const server = await startServer();
+  const server = await startBenchServer({ port: PORT, dataDir: DATA_DIR, dbPort: DB_PORT, env: { SWISH_BENCH_FLOOR: '1' } });
   try {
     process.env.DATA_DIR = DATA_DIR;
     process.env.SWISH_DB_PORT = DB_PORT;
