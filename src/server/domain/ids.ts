@@ -18,6 +18,13 @@ export const ID_PREFIXES = {
   ledgerEntry: 'le',
   request: 'req',
   topupRequest: 'tur',
+  // dashboard sign-in (better-auth models)
+  user: 'usr',
+  member: 'mem',
+  invitation: 'inv',
+  authSession: 'ses',
+  account: 'acct',
+  verification: 'vrf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

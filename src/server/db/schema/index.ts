@@ -8,3 +8,4 @@ export * from './idempotency';
 export * from './events';
 export * from './engine';
 export * from './webhooks';
+export * from './auth';

@@ -8,6 +8,11 @@ export const organizations = pgTable('organizations', {
   name: text('name').notNull(),
   /** Processing price in cents per hour of video; settlements use it, the balance shows it. */
   rateCentsPerHour: integer('rate_cents_per_hour').notNull().default(500),
+  /** Dashboard sign-in (better-auth's organization model is mapped onto this table): URL slug, null for CLI-made organizations. */
+  slug: text('slug').unique(),
+  logo: text('logo'),
+  /** better-auth's organization metadata, a JSON string. */
+  metadata: text('metadata'),
   createdAt: createdAt(),
 });
 
