@@ -7,7 +7,7 @@ import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
 import { MAX_OUTPUT_FPS } from './renditions';
 import { getMediaStorage, mediaKeys, type MediaStorage } from './storage';
 
-export type { FocusPoint } from './crop-path';
+export { shotFocus, type FocusPoint, type ShotFocusInput } from './crop-path';
 
 /** The horizontal renditions of SPEC §2.3; `Np` names the short side. */
 export const HIGHLIGHT_RENDITIONS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cropBoxFor, cropExpression, cropOffsetAt, smoothCropPath } from './crop-path';
+import { cropBoxFor, cropExpression, cropOffsetAt, shotFocus, smoothCropPath } from './crop-path';
 
 /** Evaluates a crop expression the way ffmpeg does, for the subset cropExpression emits. */
 function evaluate(expr: string, t: number): number {
@@ -66,5 +66,27 @@ describe('smoothCropPath', () => {
     const expr = cropExpression(path);
     expect(expr).toMatch(/^[0-9t+\-*/().,clip]+$/);
     for (let t = 0; t <= 6; t += 0.25) expect(evaluate(expr, t)).toBeCloseTo(cropOffsetAt(path, t), 3);
+  });
+});
+
+describe('shotFocus', () => {
+  it('starts at the release point, follows the flight and settles on the rim', () => {
+    const focus = shotFocus(
+      { release_t: 10, rim_t: 11, end_t: 12, shot_image: [0.2, 0.6], hoop_image: [0.8, 0.3] },
+      [
+        { t: 2, x: 0.9, y: 0.9 },
+        { t: 10.5, x: 0.5, y: 0.1 },
+        { t: 11.5, x: 0.7, y: 0.5 },
+      ],
+    );
+    expect(focus).toEqual([
+      { t: 10, x: 0.2, y: 0.6 },
+      { t: 10.5, x: 0.5, y: 0.1 },
+      { t: 11, x: 0.8, y: 0.3 },
+      { t: 12, x: 0.8, y: 0.3 },
+    ]);
+    const path = smoothCropPath(focus, { start: 7, end: 14, frameSize: 1280, cropSize: 404, axis: 'x' });
+    expect(cropOffsetAt(path, 0) + 202).toBeCloseTo(0.2 * 1280, -1);
+    expect(cropOffsetAt(path, 7) + 202).toBeCloseTo(0.8 * 1280, -1);
   });
 });

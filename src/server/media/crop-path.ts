@@ -143,3 +143,28 @@ export function cropOffsetAt(knots: CropKnot[], t: number): number {
   }
   return knots[knots.length - 1].offset;
 }
+
+/** The fields of an analyser shot action that steer a clip's crop (structural, so the analyser's types can move freely). */
+export interface ShotFocusInput {
+  release_t: number;
+  rim_t: number;
+  end_t: number;
+  shot_image: [number, number];
+  hoop_image: [number, number];
+}
+
+/**
+ * Focus points for a shot's highlight: the shooter's release point, the ball positions
+ * observed around the shot, and the rim from the moment the ball reaches it to the end of
+ * the play — so the vertical crop starts on the shooter, rides the flight and settles on
+ * the hoop for the result.
+ */
+export function shotFocus(shot: ShotFocusInput, balls: ReadonlyArray<{ t: number; x: number; y: number }>): FocusPoint[] {
+  const points: FocusPoint[] = [
+    { t: shot.release_t, x: shot.shot_image[0], y: shot.shot_image[1] },
+    ...balls.filter((b) => b.t >= shot.release_t - 3 && b.t <= shot.rim_t).map((b) => ({ t: b.t, x: b.x, y: b.y })),
+    { t: shot.rim_t, x: shot.hoop_image[0], y: shot.hoop_image[1] },
+    { t: Math.max(shot.rim_t, shot.end_t), x: shot.hoop_image[0], y: shot.hoop_image[1] },
+  ];
+  return points.sort((a, b) => a.t - b.t);
+}
