@@ -230,7 +230,14 @@ export function arcAt(fit: ArcFit, frame: number): { x: number; y: number } {
  * last points lands. Shots lose the ball for a few frames against the backboard or a player.
  */
 export function stitchTracks(tracks: Track[], maxGap: number): Track[] {
-  const sorted = [...tracks].sort((a, b) => a.points[0].frame - b.points[0].frame);
+  const sorted = tracks.filter((t) => t.points.length >= 3).sort((a, b) => a.points[0].frame - b.points[0].frame);
+  const byStart = new Map<number, Track[]>();
+  for (const t of sorted) {
+    const f = t.points[0].frame;
+    const list = byStart.get(f);
+    if (list) list.push(t);
+    else byStart.set(f, [t]);
+  }
   const absorbed = new Set<Track>();
   for (const t of sorted) {
     if (absorbed.has(t)) continue;
@@ -243,20 +250,21 @@ export function stitchTracks(tracks: Track[], maxGap: number): Track[] {
       if (!fit || fit.rms > Math.max(2, 0.6 * last.r)) break;
       let best: Track | null = null;
       let bestD = Infinity;
-      for (const u of sorted) {
-        if (u === t || absorbed.has(u)) continue;
-        const f0 = u.points[0].frame;
-        const gap = f0 - last.frame;
-        if (gap < 1 || gap > maxGap) continue;
-        if (u.points.length < 3) continue;
+      for (let gap = 1; gap <= maxGap; gap++) {
+        const f0 = last.frame + gap;
+        const starting = byStart.get(f0);
+        if (!starting) continue;
         const p = arcAt(fit, f0);
-        const q = u.points[0];
-        const d = Math.hypot(q.x - p.x, q.y - p.y);
-        const sizeRatio = Math.max(q.r, last.r) / Math.max(1, Math.min(q.r, last.r));
-        if (sizeRatio > 2 || d > Math.max(3 * last.r, 6) + 0.5 * last.r * gap) continue;
-        if (d < bestD) {
-          bestD = d;
-          best = u;
+        for (const u of starting) {
+          if (u === t || absorbed.has(u)) continue;
+          const q = u.points[0];
+          const d = Math.hypot(q.x - p.x, q.y - p.y);
+          const sizeRatio = Math.max(q.r, last.r) / Math.max(1, Math.min(q.r, last.r));
+          if (sizeRatio > 2 || d > Math.max(3 * last.r, 6) + 0.5 * last.r * gap) continue;
+          if (d < bestD) {
+            bestD = d;
+            best = u;
+          }
         }
       }
       if (!best) break;
