@@ -5,12 +5,17 @@ import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
 
 const run = promisify(execFile);
 
-/** Runs the operator CLI against the e2e server's database, as an operator would. */
-export async function swishCli(args: string[]): Promise<any> {
+/** Runs the operator CLI against a server's database (given by its DATA_DIR and port), as an operator would. */
+export async function swishCliAt(env: { DATA_DIR: string; SWISH_DB_PORT: string }, args: string[]): Promise<any> {
   const { stdout } = await run('node', ['--import', 'tsx', 'src/cli/swish.ts', ...args, '--json'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, SWISH_DB_PORT: String(E2E_DB_PORT), DATABASE_URL: '' },
+    env: { ...process.env, ...env, DATABASE_URL: '' },
   });
   return JSON.parse(stdout);
+}
+
+/** The operator CLI against the e2e server's database. */
+export function swishCli(args: string[]): Promise<any> {
+  return swishCliAt({ DATA_DIR: E2E_DATA_DIR, SWISH_DB_PORT: String(E2E_DB_PORT) }, args);
 }
 
 export interface TestOrg {

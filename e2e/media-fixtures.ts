@@ -19,14 +19,15 @@ export interface FixtureServer {
  * CDN: synthetic games with exact ground truth, plus files that must fail (missing, not a
  * video, too tall, a download that stalls).
  */
-export async function startFixtureServer(dir: string): Promise<FixtureServer> {
+export async function startFixtureServer(dir: string, opts: { only?: string[] } = {}): Promise<FixtureServer> {
   mkdirSync(dir, { recursive: true });
   const truth: FixtureServer['truth'] = {};
   const small = { width: 640, height: 360 };
-  truth['game.mp4'] = await renderSyntheticGame({ seed: 3, ...small, script: [{ kind: 'swish' }, { kind: 'air_ball' }, { kind: 'bank_in' }] }, join(dir, 'game.mp4'));
-  truth['no-shots.mp4'] = await renderSyntheticGame({ seed: 4, ...small, durationSeconds: 8, noShots: true }, join(dir, 'no-shots.mp4'));
-  truth['no-hoop.mp4'] = await renderSyntheticGame({ seed: 5, ...small, durationSeconds: 8, noHoop: true }, join(dir, 'no-hoop.mp4'));
-  await run(ffmpegPath(), ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=2560x1440:rate=30:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', join(dir, 'too-tall.mp4')]);
+  const want = (name: string) => !opts.only || opts.only.includes(name);
+  if (want('game.mp4')) truth['game.mp4'] = await renderSyntheticGame({ seed: 3, ...small, script: [{ kind: 'swish' }, { kind: 'air_ball' }, { kind: 'bank_in' }] }, join(dir, 'game.mp4'));
+  if (want('no-shots.mp4')) truth['no-shots.mp4'] = await renderSyntheticGame({ seed: 4, ...small, durationSeconds: 8, noShots: true }, join(dir, 'no-shots.mp4'));
+  if (want('no-hoop.mp4')) truth['no-hoop.mp4'] = await renderSyntheticGame({ seed: 5, ...small, durationSeconds: 8, noHoop: true }, join(dir, 'no-hoop.mp4'));
+  if (want('too-tall.mp4')) await run(ffmpegPath(), ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=2560x1440:rate=30:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', join(dir, 'too-tall.mp4')]);
 
   const server: Server = createServer((req, res) => {
     const name = (req.url ?? '/').slice(1).split('?')[0];

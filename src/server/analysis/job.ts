@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { analyseVideo, writeArtifacts } from './index';
 import type { AnalysisOptions } from './types';
 
+/** Exits when the process that started this run is gone (killed server): no orphaned analyses. */
+function exitWithParent() {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(3);
+  }, 1000).unref();
+}
+
 async function main() {
+  exitWithParent();
   const [video, outDir, optionsJson] = process.argv.slice(2);
   if (!video || !outDir) {
     process.stderr.write('usage: job.ts <video> <out-dir> [options-json]\n');

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { renderSyntheticGame } from '../../src/server/analysis/synth/render';
+import { swishCliAt } from '../helpers';
+import { startFixtureServer, type FixtureServer } from '../media-fixtures';
+
+/**
+ * kill -9 of the whole service while a session is processing: on restart the embedded
+ * engine resumes the run from its last finished step; the session is processed once and
+ * charged once.
+ */
+test.describe.configure({ timeout: 400_000 });
+
+const PORT = 3120;
+const DATA_DIR = '.data/e2e-crash';
+const DB_PORT = '54389';
+const base = `http://127.0.0.1:${PORT}`;
+
+function startServer(): ChildProcess {
+  return spawn('node', ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATA_DIR,
+      SWISH_DB_PORT: DB_PORT,
+      SWISH_ALLOW_PRIVATE_SOURCES: '1',
+      SWISH_ENGINE_LEASE_MS: '3000',
+      SWISH_PUBLIC_URL: base,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+    stdio: 'ignore',
+  });
+}
+
+async function healthy() {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('server did not start');
+}
+
+let fixtures: FixtureServer;
+let server: ChildProcess | undefined;
+
+test.afterAll(async () => {
+  server?.kill('SIGKILL');
+  await fixtures?.close();
+});
+
+test('a session survives kill -9 of the server mid-processing and is charged once', async () => {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  const dir = join('test-results', 'crash-fixtures');
+  fixtures = await startFixtureServer(dir, { only: [] });
+  await renderSyntheticGame({ seed: 8, width: 640, height: 360, durationSeconds: 45 }, join(dir, 'long.mp4'));
+  server = startServer();
+  await healthy();
+  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Crash', '--grant-cents', '10000']);
+  // this test polls often: a key without the per-minute limit (an operator setting)
+  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
+  const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
+  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: fixtures.url('long.mp4') } }) })).json();
+
+  // wait until the pipeline is past the source stage and into the analysis, then kill everything
+  for (let i = 0; ; i++) {
+    const s = await (await fetch(`${base}/v1/sessions/${created.id}`, { headers: auth })).json();
+    if (s.status === 'processing' && s.video.url === null) {
+      const events = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
+      expect(events.data[0].status).toBe('held');
+      await new Promise((r) => setTimeout(r, 3000));
+      break;
+    }
+    expect(i).toBeLessThan(240);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  server.kill('SIGKILL');
+  await new Promise((r) => server!.once('exit', r));
+
+  server = startServer();
+  await healthy();
+  let s;
+  for (let i = 0; ; i++) {
+    s = await (await fetch(`${base}/v1/sessions/${created.id}`, { headers: auth })).json();
+    if (s.status === 'processed' || s.status === 'failed') break;
+    expect(i, 'session finishes after the restart').toBeLessThan(600);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(s.status, JSON.stringify(s.error)).toBe('processed');
+  const usage = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
+  expect(usage.total_count).toBe(1);
+  expect(usage.data[0]).toMatchObject({ status: 'settled', cost_cents: s.cost_cents });
+  const balance = await (await fetch(`${base}/v1/balance`, { headers: auth })).json();
+  expect(balance).toMatchObject({ credit_cents: 10_000 - s.cost_cents, held_cents: 0 });
+  const events = await (await fetch(`${base}/v1/events?session=${created.id}`, { headers: auth })).json();
+  expect(events.total_count).toBe(1);
+  // rows were written once: one highlight per shot
+  expect(s.highlights.total_count).toBe(s.shots.total_count);
+});
