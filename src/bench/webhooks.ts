@@ -1,0 +1,205 @@
+/**
+ * `npm run bench:webhooks`: webhook fan-out on the embedded engine. The service's Inngest
+ * functions are served by the SDK's Node handler and driven by the embedded engine with
+ * its default settings (as `npm start` creates it, minus Next.js around /api/inngest), on
+ * an embedded PostgreSQL of its own. The bench plays the processing pipeline — it records
+ * events in the event log and announces them with `swish/event.recorded` through
+ * PostgreSQL, as another process would — and runs 3 local receivers (subscribed endpoints
+ * of one organization) that answer 200 at once.
+ *
+ * Two runs:
+ * - burst: BENCH_EVENTS events (default 1,000, so 3,000 deliveries) recorded at once — the
+ *   throughput (deliveries/s) and how long the backlog takes to drain;
+ * - paced: BENCH_PACED_EVENTS events (default 200) at BENCH_RATE per second (default 10) —
+ *   the latency a steady flow of events sees.
+ * The machine's load average is printed with the figures: they mean little on a busy machine.
+ * Latency is from the event's commit to the receiver having the whole request (the 2xx
+ * follows at once). Each delivery's signature is checked for a sample of requests.
+ */
+import { rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { serve } from 'inngest/node';
+import { Webhook } from 'standardwebhooks';
+import { closeDb, getDb } from '../server/db/client';
+import { ensureDatabase } from '../server/db/bootstrap';
+import { groups, sessions } from '../server/db/schema';
+import { recordEvent, type ApiEvent } from '../server/domain/events/events';
+import { newId } from '../server/domain/ids';
+import { createOrganization } from '../server/domain/organizations/organizations';
+import { toApiSessions } from '../server/domain/sessions/serialize';
+import { createWebhookEndpoint } from '../server/domain/webhooks/endpoints';
+import { startLocalReceiver, type LocalReceiver } from '../server/domain/webhooks/local-receiver';
+import { inngest } from '../server/jobs/client';
+import { createEmbeddedEngine, sendEventsToEmbeddedEngine, type EmbeddedEngine } from '../server/jobs/engine/engine';
+import { functions } from '../server/jobs/functions';
+
+const DATA_DIR = process.env.BENCH_DATA_DIR ?? '.data/bench-webhooks';
+const DB_PORT = process.env.BENCH_DB_PORT ?? '54379';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+
+const RATE = Number(process.env.BENCH_RATE ?? 10);
+const PACED_EVENTS = Number(process.env.BENCH_PACED_EVENTS ?? 200);
+const RECEIVERS = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+interface RunFigures {
+  deliveries: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function run(
+  name: string,
+  opts: { orgId: string; session: Awaited<ReturnType<typeof toApiSessions>>[number]; receivers: LocalReceiver[]; secrets: string[]; paced: boolean; events: number },
+): Promise<RunFigures> {
+  const EVENTS = opts.events;
+  const db = getDb();
+  const recordedAt = new Map<string, number>();
+  const before = opts.receivers.map((r) => r.received.length);
+  const started = Date.now();
+  const record = async (): Promise<ApiEvent> => {
+    const event = await recordEvent(db, { organizationId: opts.orgId, type: 'session.processed', session: opts.session });
+    recordedAt.set(event.id, Date.now());
+    return event;
+  };
+  const announce = (events: ApiEvent[]) =>
+    sendEventsToEmbeddedEngine(events.map((e) => ({ name: 'swish/event.recorded', data: { event_id: e.id, organization_id: opts.orgId } })));
+  if (opts.paced) {
+    const interval = 1000 / RATE;
+    for (let i = 0; i < EVENTS; i++) {
+      const due = started + i * interval;
+      if (due > Date.now()) await sleep(due - Date.now());
+      await announce([await record()]);
+    }
+  } else {
+    const events: ApiEvent[] = [];
+    for (let i = 0; i < EVENTS; i++) events.push(await record());
+    for (let i = 0; i < events.length; i += 200) await announce(events.slice(i, i + 200));
+  }
+  const expected = EVENTS * opts.receivers.length;
+  const deadline = Date.now() + 1_800_000;
+  const count = () => opts.receivers.reduce((n, r, i) => n + r.received.length - before[i], 0);
+  while (count() < expected) {
+    if (Date.now() > deadline) throw new Error(`${name}: only ${count()} of ${expected} deliveries arrived in 30 minutes`);
+    await sleep(100);
+  }
+  const latencies: number[] = [];
+  let last = 0;
+  opts.receivers.forEach((r, i) => {
+    const hits = r.received.slice(before[i]);
+    hits.forEach((hit, k) => {
+      const t0 = recordedAt.get(hit.headers['webhook-id']);
+      if (t0 === undefined) throw new Error(`${name}: unexpected webhook-id ${hit.headers['webhook-id']}`);
+      latencies.push(hit.at - t0);
+      last = Math.max(last, hit.at);
+      if (k % 50 === 0) new Webhook(opts.secrets[i]).verify(hit.body, hit.headers); // throws on a bad signature
+    });
+    const ids = new Set(hits.map((h) => h.headers['webhook-id']));
+    if (ids.size !== EVENTS) throw new Error(`${name}: receiver ${i} got ${ids.size} distinct events of ${EVENTS}`);
+  });
+  latencies.sort((a, b) => a - b);
+  const seconds = (last - started) / 1000;
+  return { deliveries: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
+}
+
+/** The functions behind /api/inngest on a loopback port, and the engine (default settings) calling them. */
+async function startJobs(): Promise<{ engine: EmbeddedEngine; stop: () => Promise<void> }> {
+  let handler: ReturnType<typeof serve> | undefined;
+  const server: Server = createServer((req, res) => (handler ? void handler(req, res) : void res.writeHead(503).end()));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inngest`;
+  const engine = await createEmbeddedEngine({ appUrl, exportEnv: true });
+  inngest.setEnvVars();
+  handler = serve({ client: inngest, functions });
+  await engine.start();
+  return {
+    engine,
+    stop: async () => {
+      await engine.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function main() {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  process.env.DATA_DIR = DATA_DIR;
+  process.env.SWISH_DB_PORT = DB_PORT;
+  process.env.SWISH_ALLOW_PRIVATE_SOURCES = '1';
+  delete process.env.DATABASE_URL;
+  const database = await ensureDatabase({ mode: 'owner' });
+  const jobs = await startJobs();
+  const receivers: LocalReceiver[] = [];
+  try {
+    const db = getDb();
+    const org = await createOrganization(db, { name: 'Webhook bench', grantCents: 0 });
+    const [group] = await db.select().from(groups).where(and(eq(groups.organizationId, org.id), eq(groups.isDefault, true)));
+    const [row] = await db
+      .insert(sessions)
+      .values({ id: newId('session'), organizationId: org.id, groupId: group.id, status: 'processed', sourceType: 'url', sourceUrl: 'https://videos.example.com/g.mp4', durationSeconds: 2400, costCents: 334, runVersion: 1 })
+      .returning();
+    const [session] = await toApiSessions(db, [row]);
+    const secrets: string[] = [];
+    for (let i = 0; i < RECEIVERS; i++) {
+      const r = await startLocalReceiver(`/hook/${i}`);
+      receivers.push(r);
+      secrets.push((await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } })).secret);
+    }
+
+    // warm-up: the first requests load routes and open connections
+    const ctx = { orgId: org.id, session, receivers, secrets };
+    await runWarmUp(ctx);
+
+    const loadBefore = loadavg()[0];
+    const burst = await run('burst', { ...ctx, paced: false, events: EVENTS });
+    const paced = await run('paced', { ...ctx, paced: true, events: PACED_EVENTS });
+    const loadAfter = loadavg()[0];
+    const ms = (v: number) => `${Math.round(v)} ms`;
+    console.log(`\nbench:webhooks — ${RECEIVERS} receivers, embedded engine with default settings; ${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
+    console.log('| run | deliveries | deliveries/s | p50 latency | p99 latency | max | drained in |');
+    console.log('|---|---|---|---|---|---|---|');
+    console.log(`| burst: ${EVENTS} events at once | ${burst.deliveries} | ${burst.perSecond.toFixed(1)} | ${ms(burst.p50)} | ${ms(burst.p99)} | ${ms(burst.max)} | ${burst.seconds.toFixed(1)} s |`);
+    console.log(`| paced: ${PACED_EVENTS} events at ${RATE}/s | ${paced.deliveries} | ${paced.perSecond.toFixed(1)} | ${ms(paced.p50)} | ${ms(paced.p99)} | ${ms(paced.max)} | ${paced.seconds.toFixed(1)} s |`);
+    console.log(`\nGoal p50 < 1 s (paced): ${paced.p50 < 1000 ? 'met' : 'NOT met'}`);
+  } finally {
+    await Promise.all(receivers.map((r) => r.close()));
+    await jobs.stop();
+    await closeDb();
+    await database.stop();
+  }
+}
+
+async function runWarmUp(ctx: { orgId: string; session: Awaited<ReturnType<typeof toApiSessions>>[number]; receivers: LocalReceiver[]; secrets: string[] }) {
+  const db = getDb();
+  const before = ctx.receivers.map((r) => r.received.length);
+  for (let i = 0; i < 5; i++) {
+    const event = await recordEvent(db, { organizationId: ctx.orgId, type: 'session.processed', session: ctx.session });
+    await sendEventsToEmbeddedEngine({ name: 'swish/event.recorded', data: { event_id: event.id, organization_id: ctx.orgId } });
+  }
+  const deadline = Date.now() + 300_000;
+  while (ctx.receivers.some((r, i) => r.received.length - before[i] < 5)) {
+    if (Date.now() > deadline) throw new Error('warm-up deliveries did not arrive');
+    await sleep(100);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
