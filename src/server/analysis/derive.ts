@@ -1,3 +1,4 @@
+import { emptyBoxScore, type BoxScore } from './box-score';
 import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction } from './types';
 
 /**
@@ -7,29 +8,8 @@ import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction
  * corrections re-run the box-score part on edited shots.
  */
 
-export interface BoxScore {
-  points: number;
-  fg_2pt_att: number;
-  fg_2pt_make: number;
-  fg_3pt_att: number;
-  fg_3pt_make: number;
-  ft_att: number;
-  ft_make: number;
-  assist: number;
-  rebound: number;
-}
-
-export const emptyBoxScore = (): BoxScore => ({
-  points: 0,
-  fg_2pt_att: 0,
-  fg_2pt_make: 0,
-  fg_3pt_att: 0,
-  fg_3pt_make: 0,
-  ft_att: 0,
-  ft_make: 0,
-  assist: 0,
-  rebound: 0,
-});
+export type { BoxScore };
+export { emptyBoxScore };
 
 /**
  * Scoring systems (`options.point_system`): 2 (default) — 2 inside the arc, 3 beyond, 1 per

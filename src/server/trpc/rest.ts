@@ -1,6 +1,7 @@
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import { AppError, ERROR_CODES, type ApiErrorBody } from '../domain/errors';
 import { newId } from '../domain/ids';
+import { readLimited } from '../domain/net/read-limited';
 import { logger } from '../logger';
 import { toApiError } from './api-error';
 import { createContext, type ResponseParts } from './context';
@@ -37,25 +38,13 @@ function errorResponse(err: AppError, headers: Headers): Response {
   return json(ERROR_CODES[err.code].status, err.toBody(), headers);
 }
 
-/** Reads at most MAX_BODY_BYTES + 1 bytes of the body. */
+/** Reads the body, refusing more than MAX_BODY_BYTES. */
 async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean }> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { text: '', tooLarge: true };
   if (!req.body) return { text: '', tooLarge: false };
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return { text: '', tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false };
+  const { bytes, truncated } = await readLimited(req.body, MAX_BODY_BYTES);
+  return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { BoxScore } from '../../analysis/box-score';
 import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
 import { createdAt, idColumn, ts } from './columns';
 import { apiKeys } from './api-keys';
@@ -15,17 +16,7 @@ export interface SessionVideoKeys {
   '360p'?: string | null;
 }
 
-export interface BoxScoreJson {
-  points: number;
-  fg_2pt_att: number;
-  fg_2pt_make: number;
-  fg_3pt_att: number;
-  fg_3pt_make: number;
-  ft_att: number;
-  ft_make: number;
-  assist: number;
-  rebound: number;
-}
+export type BoxScoreJson = BoxScore;
 
 /** A submitted game video and, once processed, what was found in it (SPEC §2.2). */
 export const sessions = pgTable(

@@ -1,6 +1,7 @@
 import { count, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { highlights, players, sessions, shots, type BoxScoreJson } from '../../db/schema';
+import { emptyBoxScore } from '../../analysis/box-score';
 import { mediaUrl } from '../../media/storage';
 import type { ListEnvelope } from '../pagination';
 import type { SessionFailureCode } from './failure-codes';
@@ -12,17 +13,8 @@ type ShotRow = typeof shots.$inferSelect;
 type HighlightRow = typeof highlights.$inferSelect;
 type PlayerRow = typeof players.$inferSelect;
 
-export const EMPTY_BOX_SCORE: BoxScoreJson = {
-  points: 0,
-  fg_2pt_att: 0,
-  fg_2pt_make: 0,
-  fg_3pt_att: 0,
-  fg_3pt_make: 0,
-  ft_att: 0,
-  ft_make: 0,
-  assist: 0,
-  rebound: 0,
-};
+/** An all-zero box score (a session or player with nothing counted yet). */
+export const EMPTY_BOX_SCORE: Readonly<BoxScoreJson> = Object.freeze(emptyBoxScore());
 
 const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
 
@@ -76,7 +68,7 @@ export function toApiPlayer(row: PlayerRow) {
     jersey: row.jersey,
     user_id: row.userId,
     team_id: row.teamId,
-    stats: { ...EMPTY_BOX_SCORE, ...row.stats },
+    stats: { ...emptyBoxScore(), ...row.stats },
   };
 }
 
@@ -189,7 +181,7 @@ export function toApiSession(
     highlights: lists.highlights,
     shots: lists.shots,
     players: lists.players,
-    totals: { ...EMPTY_BOX_SCORE, ...(row.totals ?? {}) },
+    totals: { ...emptyBoxScore(), ...(row.totals ?? {}) },
     video: {
       url: mediaUrl(row.video.original),
       preview_url: mediaUrl(row.video.preview),

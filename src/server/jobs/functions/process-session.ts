@@ -7,7 +7,7 @@ import { renderSessionMedia } from '../../media/renditions';
 import { getMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
 import { eventRecorded, sessionSubmitted } from '../events';
-import { analyseAndDerive, fetchAndProbe, localSource, watchdog, workDir, type SourceStepResult } from '../pipeline/steps';
+import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
 import { ProcessingFailure } from '../pipeline/source';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
@@ -82,43 +82,20 @@ export const processSession = inngest.createFunction(
 
     const renditions = (await step.run('renditions', () =>
       attempt(sessionId, 'renditions', async () => {
-        const dog = watchdog(db, sessionId, 'rendering');
-        try {
-          return await renderSessionMedia({
-            sessionId,
-            input: await localSource(sessionId, originalKey),
-            probe,
-            storage: getMediaStorage(),
-            signal: dog.signal,
-            onProgress: (f: number) => dog.beat(66 + f * 14),
-          });
-        } catch (err) {
-          throw dog.reason(err);
-        } finally {
-          dog.done();
-        }
+        const input = await localSource(sessionId, originalKey);
+        return watched(db, sessionId, 'rendering', [66, 80], (signal, onProgress) =>
+          renderSessionMedia({ sessionId, input, probe, storage: getMediaStorage(), signal, onProgress }),
+        );
       }),
     )) as Outcome<Awaited<ReturnType<typeof renderSessionMedia>>>;
     if (!renditions.ok) return fail(renditions.code, renditions.message);
 
     const cut = (await step.run('clips', () =>
       attempt(sessionId, 'clips', async () => {
-        const dog = watchdog(db, sessionId, 'cutting highlights');
-        try {
-          return await renderHighlightClips({
-            sessionId,
-            input: await localSource(sessionId, originalKey),
-            probe,
-            clips,
-            storage: getMediaStorage(),
-            signal: dog.signal,
-            onProgress: (f: number) => dog.beat(80 + f * 19),
-          });
-        } catch (err) {
-          throw dog.reason(err);
-        } finally {
-          dog.done();
-        }
+        const input = await localSource(sessionId, originalKey);
+        return watched(db, sessionId, 'cutting highlights', [80, 99], (signal, onProgress) =>
+          renderHighlightClips({ sessionId, input, probe, clips, storage: getMediaStorage(), signal, onProgress }),
+        );
       }),
     )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
     if (!cut.ok) return fail(cut.code, cut.message);

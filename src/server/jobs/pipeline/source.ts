@@ -3,6 +3,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { readLimited } from '../../domain/net/read-limited';
 import { safeFetch, UnsafeUrlError } from '../../domain/net/ssrf';
 import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
 
@@ -150,20 +151,7 @@ export async function fetchSource(source: { type: 'url' | 'platform'; url: strin
   const res = await open(source.url, 30_000);
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   if (!type.includes('html')) return downloadTo(source.url, dest, res, onBytes);
-  const reader = res.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_PAGE_BYTES) {
-      await reader.cancel();
-      break;
-    }
-    chunks.push(value);
-  }
-  const html = Buffer.concat(chunks).toString('utf8');
+  const html = (await readLimited(res.body!, MAX_PAGE_BYTES)).bytes.toString('utf8');
   const video = resolveVideoFromPage(html, source.url);
   if (!video) throw new ProcessingFailure('source_invalid', 'The page has no video (no JSON-LD VideoObject, og:video or <video> element).');
   return downloadTo(video, dest, undefined, onBytes);

@@ -51,6 +51,27 @@ export function watchdog(db: Database, sessionId: string, stage: string) {
   };
 }
 
+/**
+ * Runs a long stage under a watchdog: `progress` maps the stage's 0–1 progress onto the
+ * session's 0–100 (`range`); a stage silent for the job timeout is aborted and fails as `timeout`.
+ */
+export async function watched<T>(
+  db: Database,
+  sessionId: string,
+  stage: string,
+  range: [number, number],
+  run: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
+): Promise<T> {
+  const dog = watchdog(db, sessionId, stage);
+  try {
+    return await run(dog.signal, (f) => dog.beat(range[0] + f * (range[1] - range[0])));
+  } catch (err) {
+    throw dog.reason(err);
+  } finally {
+    dog.done();
+  }
+}
+
 export interface SourceStepResult {
   originalKey: string;
   probe: VideoProbe;
@@ -145,18 +166,10 @@ export async function analyseAndDerive(db: Database, sessionId: string, original
   };
   const out = join(workDir(sessionId), 'artifacts');
   await rm(out, { recursive: true, force: true });
-  const dog = watchdog(db, sessionId, 'analysing');
-  let result;
-  try {
-    result = await analyseInSubprocess(await localSource(sessionId, originalKey), out, options, {
-      signal: dog.signal,
-      onProgress: (f) => dog.beat(5 + f * 60),
-    });
-  } catch (err) {
-    throw dog.reason(err);
-  } finally {
-    dog.done();
-  }
+  const input = await localSource(sessionId, originalKey);
+  const result = await watched(db, sessionId, 'analysing', [5, 65], (signal, onProgress) =>
+    analyseInSubprocess(input, out, options, { signal, onProgress }),
+  );
   const storage = getMediaStorage();
   const artifacts = {} as Record<'actions' | 'balls' | 'hoops' | 'clusters', string>;
   for (const name of ['actions', 'balls', 'hoops', 'clusters'] as const) {
