@@ -7,12 +7,9 @@
  * with 10 of each. The bench key has its rate limit lifted through the per-key setting.
  */
 import autocannon from 'autocannon';
-import { startBenchServer } from './server';
+import { benchOrganization, startBenchServer } from './server';
 import { closeDb, getDb } from '../server/db/client';
-import { ensureDatabase } from '../server/db/bootstrap';
-import { createApiKey } from '../server/domain/api-keys/api-keys';
 import { newId } from '../server/domain/ids';
-import { createOrganization } from '../server/domain/organizations/organizations';
 import { highlights, players, sessions, shots, usageEvents } from '../server/db/schema';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
@@ -82,12 +79,7 @@ async function main() {
   console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per case, production build on :${PORT}`);
   const server = await startBenchServer({ port: PORT, dataDir: DATA_DIR, dbPort: DB_PORT, env: { SWISH_BENCH_FLOOR: '1' } });
   try {
-    process.env.DATA_DIR = DATA_DIR;
-    process.env.SWISH_DB_PORT = DB_PORT;
-    delete process.env.DATABASE_URL;
-    await ensureDatabase({ mode: 'client' });
-    const org = await createOrganization(getDb(), { name: 'Bench', grantCents: 1_000_000_000, keys: [] });
-    const key = await createApiKey(getDb(), { organizationId: org.id, environment: 'production', rateLimitPerMinute: null });
+    const { org, key } = await benchOrganization({ dataDir: DATA_DIR, dbPort: DB_PORT, grantCents: 1_000_000_000 });
     const auth = `Bearer ${key.secret}`;
     const big = await seedSession(org.id, org.defaultGroupId, { shots: 100, highlights: 100, players: 10 });
     for (let i = 0; i < 100; i++) await seedSession(org.id, org.defaultGroupId, { shots: 10, highlights: 10, players: 10 });

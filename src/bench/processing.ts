@@ -13,13 +13,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { renderSyntheticGame } from '../server/analysis/synth/render';
-import { ensureDatabase } from '../server/db/bootstrap';
 import { closeDb, getDb } from '../server/db/client';
 import { sessions } from '../server/db/schema';
-import { createApiKey } from '../server/domain/api-keys/api-keys';
-import { createOrganization } from '../server/domain/organizations/organizations';
 import { ffmpegPath } from '../server/media/ffmpeg';
-import { startBenchServer } from './server';
+import { benchOrganization, startBenchServer } from './server';
 
 const run = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3310);
@@ -67,13 +64,8 @@ async function main() {
   console.log(`bench:processing — production build on :${PORT}, ${videos.length} videos`);
   const server = await startBenchServer({ port: PORT, dataDir: DATA_DIR, dbPort: DB_PORT, env: { SWISH_ALLOW_PRIVATE_SOURCES: '1' } });
   try {
-    process.env.DATA_DIR = DATA_DIR;
-    process.env.SWISH_DB_PORT = DB_PORT;
-    delete process.env.DATABASE_URL;
-    await ensureDatabase({ mode: 'client' });
+    const { key } = await benchOrganization({ dataDir: DATA_DIR, dbPort: DB_PORT, grantCents: 10_000_000 });
     const db = getDb();
-    const org = await createOrganization(db, { name: 'Bench', grantCents: 10_000_000, keys: [] });
-    const key = await createApiKey(db, { organizationId: org.id, environment: 'production', rateLimitPerMinute: null });
     const rows: string[] = [];
     let totalVideo = 0;
     let totalWall = 0;

@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { ensureDatabase } from '../server/db/bootstrap';
+import { getDb } from '../server/db/client';
+import { createApiKey } from '../server/domain/api-keys/api-keys';
+import { createOrganization } from '../server/domain/organizations/organizations';
 
 /**
  * Starts a production build of the service for a benchmark (fresh DATA_DIR, its own ports)
@@ -25,4 +29,18 @@ export function startBenchServer(opts: { port: number; dataDir: string; dbPort: 
     };
     void poll();
   });
+}
+
+/**
+ * Connects this process to the bench server's database and creates an organization with
+ * credit and one production key whose rate limit is lifted (the explicit per-key setting).
+ */
+export async function benchOrganization(opts: { dataDir: string; dbPort: string; grantCents: number }) {
+  process.env.DATA_DIR = opts.dataDir;
+  process.env.SWISH_DB_PORT = opts.dbPort;
+  delete process.env.DATABASE_URL;
+  await ensureDatabase({ mode: 'client' });
+  const org = await createOrganization(getDb(), { name: 'Bench', grantCents: opts.grantCents, keys: [] });
+  const key = await createApiKey(getDb(), { organizationId: org.id, environment: 'production', rateLimitPerMinute: null });
+  return { org, key };
 }
