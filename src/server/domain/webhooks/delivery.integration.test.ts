@@ -225,21 +225,21 @@ describe('webhook delivery', () => {
     const { db, org } = await makeOrg({ grantCents: 100_000 });
     const slow = await receiver();
     const fast = await receiver();
-    slow.reply(() => ({ status: 200, delayMs: 4_000 }));
+    slow.reply(() => ({ status: 200, delayMs: 6_000 }));
     const eSlow = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: slow.url } });
     const eFast = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: fast.url } });
     const started = Date.now();
     const sent = [];
     for (let i = 0; i < 8; i++) sent.push(await emit(org));
     await until('fast deliveries', async () => fast.received.length === 8);
-    const fastDone = Date.now() - started;
-    expect(fastDone).toBeLessThan(3_500);
+    // all 8 fast deliveries arrived while the slow endpoint had not answered a single one
     const slowDeliveries = await deliveriesOf(db, org.id, eSlow.id);
     expect(slowDeliveries.filter((d) => d.status === 'succeeded')).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(6_000);
     await finished(db, org.id, eFast.id, 8);
     await finished(db, org.id, eSlow.id, 8);
     expect(slow.received).toHaveLength(8);
-  }, 60_000);
+  }, 90_000);
 
   it('after a rotation, deliveries verify with the old and the new secret until the overlap ends', async () => {
     const { db, org } = await makeOrg({ grantCents: 100_000 });
