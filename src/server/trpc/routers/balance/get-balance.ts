@@ -1,8 +1,8 @@
 import { getBalance } from '../../../domain/billing/credits';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { getBalanceMeta, ZBalance, ZGetBalanceRequest } from './get-balance.types';
 
-export const getBalanceRoute = orgProcedure
+export const getBalanceRoute = adminProcedure
   .meta(getBalanceMeta)
   .input(ZGetBalanceRequest)
   .output(ZBalance)

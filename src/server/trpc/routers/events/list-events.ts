@@ -1,8 +1,8 @@
 import { listEvents } from '../../../domain/events/events';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { listEventsMeta, ZListEventsRequest, ZListEventsResponse } from './list-events.types';
 
-export const listEventsRoute = orgProcedure
+export const listEventsRoute = adminProcedure
   .meta(listEventsMeta)
   .input(ZListEventsRequest)
   .output(ZListEventsResponse)

@@ -1,10 +1,10 @@
 import { AppError } from '../../../domain/errors';
 import { createRedelivery } from '../../../domain/webhooks/deliveries';
 import { notifyWebhookDeliveryRequested } from '../../../jobs/notify';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { redeliverEventMeta, ZRedeliverEventRequest, ZRedeliverEventResponse } from './redeliver-event.types';
 
-export const redeliverEventRoute = orgProcedure
+export const redeliverEventRoute = adminProcedure
   .meta(redeliverEventMeta)
   .input(ZRedeliverEventRequest)
   .output(ZRedeliverEventResponse)

@@ -1,8 +1,8 @@
 import { listUsage } from '../../../domain/usage/list-usage';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { listUsageMeta, ZListUsageRequest, ZListUsageResponse } from './list-usage.types';
 
-export const listUsageRoute = orgProcedure
+export const listUsageRoute = adminProcedure
   .meta(listUsageMeta)
   .input(ZListUsageRequest)
   .output(ZListUsageResponse)

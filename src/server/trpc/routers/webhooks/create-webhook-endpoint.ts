@@ -1,8 +1,8 @@
 import { createWebhookEndpoint } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { createWebhookEndpointMeta, ZCreateWebhookEndpointRequest, ZCreateWebhookEndpointResponse } from './create-webhook-endpoint.types';
 
-export const createWebhookEndpointRoute = orgProcedure
+export const createWebhookEndpointRoute = adminProcedure
   .meta(createWebhookEndpointMeta)
   .input(ZCreateWebhookEndpointRequest)
   .output(ZCreateWebhookEndpointResponse)

@@ -1,8 +1,8 @@
 import { deleteWebhookEndpoint } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { deleteWebhookEndpointMeta, ZDeleteWebhookEndpointRequest, ZDeleteWebhookEndpointResponse } from './delete-webhook-endpoint.types';
 
-export const deleteWebhookEndpointRoute = orgProcedure
+export const deleteWebhookEndpointRoute = adminProcedure
   .meta(deleteWebhookEndpointMeta)
   .input(ZDeleteWebhookEndpointRequest)
   .output(ZDeleteWebhookEndpointResponse)

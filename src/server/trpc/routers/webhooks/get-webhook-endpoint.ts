@@ -1,8 +1,8 @@
 import { getWebhookEndpoint } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { getWebhookEndpointMeta, ZGetWebhookEndpointRequest, ZGetWebhookEndpointResponse } from './get-webhook-endpoint.types';
 
-export const getWebhookEndpointRoute = orgProcedure
+export const getWebhookEndpointRoute = adminProcedure
   .meta(getWebhookEndpointMeta)
   .input(ZGetWebhookEndpointRequest)
   .output(ZGetWebhookEndpointResponse)

@@ -1,8 +1,8 @@
 import { listWebhookDeliveries } from '../../../domain/webhooks/deliveries';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { listWebhookDeliveriesMeta, ZListWebhookDeliveriesRequest, ZListWebhookDeliveriesResponse } from './list-webhook-deliveries.types';
 
-export const listWebhookDeliveriesRoute = orgProcedure
+export const listWebhookDeliveriesRoute = adminProcedure
   .meta(listWebhookDeliveriesMeta)
   .input(ZListWebhookDeliveriesRequest)
   .output(ZListWebhookDeliveriesResponse)

@@ -1,8 +1,8 @@
 import { listWebhookEndpoints } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { listWebhookEndpointsMeta, ZListWebhookEndpointsRequest, ZListWebhookEndpointsResponse } from './list-webhook-endpoints.types';
 
-export const listWebhookEndpointsRoute = orgProcedure
+export const listWebhookEndpointsRoute = adminProcedure
   .meta(listWebhookEndpointsMeta)
   .input(ZListWebhookEndpointsRequest)
   .output(ZListWebhookEndpointsResponse)

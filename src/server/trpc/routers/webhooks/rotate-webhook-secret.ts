@@ -1,8 +1,8 @@
 import { rotateWebhookSecret } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { rotateWebhookSecretMeta, ZRotateWebhookSecretRequest, ZRotateWebhookSecretResponse } from './rotate-webhook-secret.types';
 
-export const rotateWebhookSecretRoute = orgProcedure
+export const rotateWebhookSecretRoute = adminProcedure
   .meta(rotateWebhookSecretMeta)
   .input(ZRotateWebhookSecretRequest)
   .output(ZRotateWebhookSecretResponse)

@@ -1,9 +1,9 @@
 import { createTestDelivery } from '../../../domain/webhooks/deliveries';
 import { notifyWebhookDeliveryRequested } from '../../../jobs/notify';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { sendTestWebhookMeta, ZSendTestWebhookRequest, ZSendTestWebhookResponse } from './send-test-webhook.types';
 
-export const sendTestWebhookRoute = orgProcedure
+export const sendTestWebhookRoute = adminProcedure
   .meta(sendTestWebhookMeta)
   .input(ZSendTestWebhookRequest)
   .output(ZSendTestWebhookResponse)

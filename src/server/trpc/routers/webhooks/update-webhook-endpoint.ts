@@ -1,8 +1,8 @@
 import { updateWebhookEndpoint } from '../../../domain/webhooks/endpoints';
-import { orgProcedure } from '../../procedures';
+import { adminProcedure } from '../../procedures';
 import { updateWebhookEndpointMeta, ZUpdateWebhookEndpointRequest, ZUpdateWebhookEndpointResponse } from './update-webhook-endpoint.types';
 
-export const updateWebhookEndpointRoute = orgProcedure
+export const updateWebhookEndpointRoute = adminProcedure
   .meta(updateWebhookEndpointMeta)
   .input(ZUpdateWebhookEndpointRequest)
   .output(ZUpdateWebhookEndpointResponse)

@@ -1,0 +1,122 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { organization } from 'better-auth/plugins';
+import { getDb } from '../db/client';
+import { authAccounts, authSessions, authVerifications, invitations, members, organizations, users } from '../db/schema';
+import { newId, type IdKind } from '../domain/ids';
+import { setUpDashboardOrganization } from '../domain/members/organization-setup';
+import { logger } from '../logger';
+import { publicBaseUrl } from '../media/urls';
+import { accessControl, roles } from './roles';
+import { authSecret } from './secret';
+
+/** better-auth's model names → our id kinds, so every row gets a prefixed, time-sortable id. */
+const ID_KINDS: Record<string, IdKind> = {
+  user: 'user',
+  session: 'authSession',
+  account: 'account',
+  verification: 'verification',
+  organization: 'organization',
+  member: 'member',
+};
+
+/** Invitation ids are the secret of an invitation link: 160 random bits, not a time-sortable id. */
+function generateId(model: string): string {
+  if (model === 'invitation') return `inv_${randomBytes(20).toString('base64url')}`;
+  return ID_KINDS[model] ? newId(ID_KINDS[model]) : randomUUID();
+}
+
+/** Origins allowed to post to /api/auth: the public URL and the local port by both loopback names. */
+function trustedOrigins(): string[] {
+  const port = process.env.PORT ?? '3000';
+  return [...new Set([publicBaseUrl(), `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
+}
+
+function createAuth() {
+  return betterAuth({
+    appName: 'Swish',
+    baseURL: publicBaseUrl(),
+    basePath: '/api/auth',
+    secret: authSecret(),
+    trustedOrigins: trustedOrigins(),
+    database: drizzleAdapter(getDb(), {
+      provider: 'pg',
+      schema: {
+        user: users,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+        organization: organizations,
+        member: members,
+        invitation: invitations,
+      },
+    }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message, ...args) => logger[level]({ component: 'auth', args }, message),
+    },
+    advanced: {
+      database: {
+        generateId: ({ model }) => generateId(model),
+      },
+    },
+    plugins: [
+      organization({
+        ac: accessControl,
+        roles,
+        creatorRole: 'owner',
+        invitationExpiresIn: 7 * 24 * 3600,
+        // No mail server in the zero-setup default, so no verified emails: an invitation is
+        // accepted by a signed-in user with the invited email who holds the (unguessable) link.
+        requireEmailVerificationOnInvitation: false,
+        // No mail server in the zero-setup default: the dashboard shows the invitation link to copy.
+        sendInvitationEmail: async ({ id, email, organization: org }) => {
+          logger.info({ component: 'auth', invitation: id, email, organization: org.id }, 'invitation created');
+        },
+        organizationHooks: {
+          afterCreateOrganization: async ({ organization: org }) => {
+            await setUpDashboardOrganization(getDb(), { organizationId: org.id });
+          },
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalKey = Symbol.for('swish.auth');
+type GlobalWithAuth = typeof globalThis & { [globalKey]?: Auth };
+
+/**
+ * The process-wide better-auth instance, made on first use (the database URL is known only
+ * once `npm start` has started PostgreSQL).
+ */
+export function getAuth(): Auth {
+  const g = globalThis as GlobalWithAuth;
+  g[globalKey] ??= createAuth();
+  return g[globalKey];
+}
+
+export interface SignedInUser {
+  userId: string;
+  name: string;
+  email: string;
+  activeOrganizationId: string | null;
+}
+
+/** The signed-in user of a request (from its session cookie), or null. */
+export async function signedInUser(headers: Headers): Promise<SignedInUser | null> {
+  const result = await getAuth().api.getSession({ headers });
+  if (!result) return null;
+  const session = result.session as typeof result.session & { activeOrganizationId?: string | null };
+  return {
+    userId: result.user.id,
+    name: result.user.name,
+    email: result.user.email,
+    activeOrganizationId: session.activeOrganizationId ?? null,
+  };
+}

@@ -1,0 +1,104 @@
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { groups, sessions, type BoxScoreJson, type SessionStatus } from '../../db/schema';
+import { mediaUrl } from '../../media/storage';
+import { notFound } from '../errors';
+import { isId } from '../ids';
+import { paginate, type ListParams } from '../pagination';
+
+/**
+ * What the dashboard's sessions list and session header show: a light row (no embedded
+ * lists) plus the dashboard-only processing `stage` and `progress`, which never appear in
+ * the public Session shape.
+ */
+export interface SessionSummary {
+  id: string;
+  created: number;
+  status: SessionStatus;
+  /** `metadata.name`, the title coaches give a game. */
+  name: string | null;
+  group: { id: string; name: string };
+  source: { type: 'upload' | 'url' | 'platform'; url: string | null };
+  metadata: Record<string, string>;
+  duration_seconds: number | null;
+  cost_cents: number | null;
+  stage: string | null;
+  progress: number | null;
+  error: { code: string; message: string } | null;
+  preview_url: string | null;
+  points: number | null;
+  submitted_by_api_key: boolean;
+}
+
+type Row = typeof sessions.$inferSelect;
+
+async function toSummaries(db: DbOrTx, rows: Row[]): Promise<SessionSummary[]> {
+  const groupIds = [...new Set(rows.map((r) => r.groupId))];
+  const names = new Map(
+    groupIds.length ? (await db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, groupIds))).map((g) => [g.id, g.name]) : [],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    created: Math.floor(r.createdAt.getTime() / 1000),
+    status: r.status,
+    name: r.metadata.name ?? null,
+    group: { id: r.groupId, name: names.get(r.groupId) ?? '' },
+    source: { type: r.sourceType, url: r.sourceUrl },
+    metadata: r.metadata,
+    duration_seconds: r.durationSeconds,
+    cost_cents: r.costCents,
+    stage: r.status === 'processing' || r.status === 'queued' ? r.stage : null,
+    progress: r.status === 'processing' ? r.progress : r.status === 'processed' ? 100 : null,
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+    preview_url: mediaUrl(r.video.preview),
+    points: (r.totals as BoxScoreJson | null)?.points ?? null,
+    submitted_by_api_key: r.apiKeyId !== null,
+  }));
+}
+
+/** `%`, `_` and `\` taken literally in an ILIKE pattern. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The organization's sessions, newest first, paged like every list; filters by status and
+ * group, and `q` searches the metadata (keys and values, case-insensitive) or an exact id.
+ */
+export async function listSessionSummaries(
+  db: DbOrTx,
+  opts: { organizationId: string; params: ListParams & { status?: SessionStatus; group?: string; q?: string } },
+) {
+  const filters: SQL[] = [eq(sessions.organizationId, opts.organizationId)];
+  if (opts.params.status) filters.push(eq(sessions.status, opts.params.status));
+  if (opts.params.group) filters.push(eq(sessions.groupId, opts.params.group));
+  const q = opts.params.q?.trim();
+  if (q) filters.push(or(sql`${sessions.metadata}::text ilike ${likePattern(q)}`, eq(sessions.id, q))!);
+  return paginate<Row, SessionSummary>(db, {
+    table: sessions,
+    id: sessions.id,
+    where: and(...filters),
+    params: opts.params,
+    map: (rows) => toSummaries(db, rows),
+  });
+}
+
+/** One session's summary (another organization's id is "not found"). */
+export async function getSessionSummary(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<SessionSummary> {
+  const [row] = isId('session', opts.id)
+    ? await db.select().from(sessions).where(and(eq(sessions.id, opts.id), eq(sessions.organizationId, opts.organizationId)))
+    : [];
+  if (!row) throw notFound('session');
+  const [summary] = await toSummaries(db, [row]);
+  return summary;
+}
+
+/** The status, stage and progress of the session created from an upload, once there is one. */
+export async function sessionForUpload(db: DbOrTx, opts: { organizationId: string; uploadId: string }): Promise<string | null> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.organizationId, opts.organizationId), eq(sessions.uploadId, opts.uploadId)))
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -1,0 +1,22 @@
+import { router } from '../../init';
+import { meRoute } from './account';
+import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-keys';
+import { createGroupRoute, listGroupsRoute, renameGroupRoute } from './groups';
+import { listMembersRoute } from './members';
+import { getSessionSummaryRoute, listSessionSummariesRoute, updatePlayerRoute, updateSessionRoute } from './sessions';
+import { getUploadRoute, sampleGameStatusRoute, startSampleGameRoute } from './uploads';
+
+/**
+ * Dashboard-only procedures (no `openapi` meta: they never appear under /v1). Everything
+ * else the dashboard shows comes from the public procedures (sessions, balance, usage,
+ * events, webhooks), called through the dashboard door.
+ */
+export const dashboardRouter = router({
+  me: meRoute,
+  groups: router({ list: listGroupsRoute, create: createGroupRoute, rename: renameGroupRoute }),
+  members: router({ list: listMembersRoute }),
+  apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
+  sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, updatePlayer: updatePlayerRoute }),
+  uploads: router({ get: getUploadRoute }),
+  sampleGame: router({ start: startSampleGameRoute, status: sampleGameStatusRoute }),
+});
