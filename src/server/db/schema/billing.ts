@@ -88,3 +88,31 @@ export const usageEvents = pgTable(
     index('usage_events_org_held_idx').on(t.organizationId).where(sql`${t.status} = 'held'`),
   ],
 );
+
+/**
+ * A top-up an admin asked for without a card provider (invoiced customers): an operator
+ * approves it (which grants the credit) or rejects it with the CLI.
+ */
+export const topupRequests = pgTable(
+  'topup_requests',
+  {
+    id: idColumn(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    amountCents: integer('amount_cents').notNull(),
+    /** The customer's purchase order or reference, printed on the operator's list. */
+    reference: text('reference'),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    requestedBy: text('requested_by'),
+    /** The grant made on approval. */
+    grantId: text('grant_id').references(() => creditGrants.id),
+    decisionNote: text('decision_note'),
+    decidedAt: ts('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('topup_requests_org_idx').on(t.organizationId, t.id),
+    check('topup_requests_amount_positive', sql`${t.amountCents} > 0`),
+  ],
+);
