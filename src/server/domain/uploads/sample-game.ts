@@ -1,8 +1,8 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { renderSyntheticGame } from '../../analysis/synth/render';
 import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
 import { logger } from '../../logger';
@@ -57,6 +57,31 @@ export async function startSampleGame(
   return { upload_id: uploadId, state: 'rendering', session_id: null, error: null };
 }
 
+/**
+ * Renders with the synthetic game generator's CLI in a child process: rendering is CPU work
+ * that must not block the server's event loop (and the generator is not part of the web
+ * bundle). Returns the video's length in seconds.
+ */
+function renderInSubprocess(opts: { seed: number; out: string }): Promise<number> {
+  const script = resolve(/*turbopackIgnore: true*/ process.cwd(), 'src', 'server', 'analysis', 'synth', 'cli.ts');
+  const args = ['--seed', String(opts.seed), '--seconds', String(SAMPLE_GAME.seconds), '--width', String(SAMPLE_GAME.width), '--height', String(SAMPLE_GAME.height), '--out', opts.out];
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
+    child.on('error', fail);
+    child.on('close', async (code) => {
+      if (code !== 0) return fail(new Error(`synthetic game render failed (exit ${code}): ${stderr.trim()}`));
+      try {
+        const truth = JSON.parse(await readFile(opts.out.replace(/\.mp4$/, '.json'), 'utf8'));
+        ok(Number(truth.clips?.[0]?.media?.duration_s) || SAMPLE_GAME.seconds);
+      } catch (err) {
+        fail(err);
+      }
+    });
+  });
+}
+
 async function renderAndSubmit(
   db: Database,
   opts: { organizationId: string; uploadId: string; filename: string; seed?: number; onSubmitted: (sessionId: string) => Promise<void> },
@@ -65,10 +90,7 @@ async function renderAndSubmit(
   await mkdir(dir, { recursive: true });
   const file = join(dir, opts.filename);
   try {
-    const clip = await renderSyntheticGame(
-      { seed: opts.seed ?? 7, durationSeconds: SAMPLE_GAME.seconds, width: SAMPLE_GAME.width, height: SAMPLE_GAME.height },
-      file,
-    );
+    const durationSeconds = await renderInSubprocess({ seed: opts.seed ?? 7, out: file });
     const { size } = await stat(file);
     const key = uploadStorageKey(opts.uploadId, opts.filename);
     await getMediaStorage().putFile(key, file, contentTypeForKey(key), { move: true });
@@ -79,7 +101,7 @@ async function renderAndSubmit(
       apiKeyId: null,
       input: {
         source: { type: 'upload', upload_id: opts.uploadId },
-        duration_seconds: Math.max(1, Math.ceil(clip.media.duration_s)),
+        duration_seconds: Math.max(1, Math.ceil(durationSeconds)),
         metadata: { name: 'Sample game', sample: 'true' },
         options: { session_type: '3v3', camera_setup: 'stationary' },
       },

@@ -1,0 +1,263 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { Empty, ErrorState, Loading, useToast } from '../../_components/ui';
+import { formatCents, formatDate, formatDay, formatDuration } from '../../_lib/format';
+import { errorMessage, useTRPC, useTRPCClient, type Outputs } from '../../_lib/trpc';
+import { AdminOnly } from '../admin-only';
+import { useMe } from '../app-shell';
+
+type UsageStatus = 'held' | 'settled' | 'voided';
+type UsageFilter = { status?: UsageStatus; 'created[gte]'?: number; 'created[lte]'?: number };
+type UsageEvent = Outputs['usage']['list']['data'][number];
+
+const toUnix = (date: string, endOfDay = false) => (date ? Math.floor(new Date(`${date}T${endOfDay ? '23:59:59' : '00:00:00'}`).getTime() / 1000) : undefined);
+
+function csv(rows: UsageEvent[]): string {
+  const cols = ['id', 'created', 'session', 'group', 'api_key', 'sku', 'status', 'run_version', 'held_seconds', 'quantity_seconds', 'rate_cents_per_hour', 'cost_cents', 'settled_at', 'voided_at'] as const;
+  const cell = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [cols.join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
+}
+
+function Balance() {
+  const trpc = useTRPC();
+  const balance = useQuery({ ...trpc.balance.get.queryOptions({}), refetchInterval: 15000 });
+  if (balance.error) return <ErrorState error={balance.error} retry={() => balance.refetch()} />;
+  const b = balance.data;
+  return (
+    <div className="grid-4" data-testid="balance">
+      <div className="card stat">
+        <div className="label">Available</div>
+        <div className="value">{b ? formatCents(b.available_cents) : '…'}</div>
+        <div className="sub">what new sessions can use</div>
+      </div>
+      <div className="card stat">
+        <div className="label">Held</div>
+        <div className="value">{b ? formatCents(b.held_cents) : '…'}</div>
+        <div className="sub">for sessions in progress</div>
+      </div>
+      <div className="card stat">
+        <div className="label">Credit</div>
+        <div className="value">{b ? formatCents(b.credit_cents) : '…'}</div>
+        <div className="sub">{b ? `${formatCents(b.rate_cents_per_hour)} per hour of video` : ''}</div>
+      </div>
+      <div className="card stat">
+        <div className="label">Soonest expiry</div>
+        <div className="value" style={{ fontSize: 18, paddingTop: 4 }}>{b ? formatDay(b.soonest_expiry) : '…'}</div>
+        <div className="sub">credit expires a year after purchase</div>
+      </div>
+    </div>
+  );
+}
+
+function TopUp() {
+  const me = useMe();
+  return (
+    <div className="grid-2">
+      <section className="card" aria-labelledby="topup-h">
+        <div className="card-head">
+          <div>
+            <h2 id="topup-h">Add credit</h2>
+            <p>Prepaid credit, charged per second of processed video.</p>
+          </div>
+          <button className="btn btn-primary" disabled aria-describedby="topup-why">
+            Top up…
+          </button>
+        </div>
+        <div className="card-body">
+          <p className="hint" id="topup-why">
+            Card payments are not set up on this deployment yet. Your operator can add credit now:{' '}
+            <code>npm run swish -- credits:grant --org {me.active.id} --cents 5000</code>
+          </p>
+        </div>
+      </section>
+      <section className="card" aria-labelledby="auto-h">
+        <div className="card-head">
+          <div>
+            <h2 id="auto-h">Auto-recharge</h2>
+            <p>Buy credit automatically when the balance drops below a threshold.</p>
+          </div>
+        </div>
+        <div className="card-body form">
+          <div className="grid-2">
+            <label className="field">
+              <span>When available credit falls below</span>
+              <input className="input" disabled value="$10.00" readOnly aria-describedby="auto-why" />
+            </label>
+            <label className="field">
+              <span>Add</span>
+              <input className="input" disabled value="$50.00" readOnly aria-describedby="auto-why" />
+            </label>
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" disabled aria-describedby="auto-why" /> Enable auto-recharge
+          </label>
+          <p className="hint" id="auto-why">
+            Unavailable: auto-recharge needs a saved card, which needs card payments (not configured on this deployment).
+          </p>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function Usage() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const toast = useToast();
+  const [status, setStatus] = useState<UsageStatus | ''>('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [cursor, setCursor] = useState<{ starting_after?: string; ending_before?: string }>({});
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+  const filter: UsageFilter = {
+    ...(status ? { status } : {}),
+    ...(from ? { 'created[gte]': toUnix(from) } : {}),
+    ...(to ? { 'created[lte]': toUnix(to, true) } : {}),
+  };
+  const list = useQuery({ ...trpc.usage.list.queryOptions({ limit: 20, ...filter, ...cursor }), placeholderData: keepPreviousData });
+  const reset = () => (setCursor({}), setPage(1));
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const rows: UsageEvent[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await client.usage.list.query({ limit: 100, ...filter, ...(after ? { starting_after: after } : {}) });
+        rows.push(...page.data);
+        if (!page.has_more || rows.length >= 10_000) break;
+        after = page.data[page.data.length - 1].id;
+      }
+      const url = URL.createObjectURL(new Blob([csv(rows)], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `swish-usage-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (err) {
+      toast(errorMessage(err), 'error');
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const rows = list.data?.data ?? [];
+  return (
+    <section className="card" aria-labelledby="usage-h">
+      <div className="card-head">
+        <div>
+          <h2 id="usage-h">Usage</h2>
+          <p>One line per processed video: held at submit, settled for the measured length, voided on failure.</p>
+        </div>
+        <button className="btn" onClick={exportCsv} disabled={exporting}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </div>
+      <div className="card-body row" style={{ borderBottom: '1px solid var(--border)' }}>
+        <label className="field">
+          <span>Status</span>
+          <select className="select" value={status} onChange={(e) => (setStatus(e.target.value as UsageStatus | ''), reset())}>
+            <option value="">All</option>
+            <option value="held">Held</option>
+            <option value="settled">Settled</option>
+            <option value="voided">Voided</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>From</span>
+          <input className="input" type="date" value={from} onChange={(e) => (setFrom(e.target.value), reset())} />
+        </label>
+        <label className="field">
+          <span>To</span>
+          <input className="input" type="date" value={to} onChange={(e) => (setTo(e.target.value), reset())} />
+        </label>
+      </div>
+      {list.error ? (
+        <div className="card-body">
+          <ErrorState error={list.error} retry={() => list.refetch()} />
+        </div>
+      ) : !list.data ? (
+        <Loading />
+      ) : rows.length === 0 ? (
+        <Empty title="No usage yet">Usage appears here when a video is submitted.</Empty>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table" data-testid="usage-table">
+              <thead>
+                <tr>
+                  <th>Created</th>
+                  <th>Session</th>
+                  <th>Status</th>
+                  <th className="num">Held</th>
+                  <th className="num">Measured</th>
+                  <th className="num">Cost</th>
+                  <th className="hide-sm">Submitted by</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((u) => (
+                  <tr key={u.id}>
+                    <td className="cell-sub">{formatDate(u.created)}</td>
+                    <td>
+                      <Link className="mono" href={`/sessions/${u.session}`}>
+                        {u.session}
+                      </Link>
+                    </td>
+                    <td>
+                      <span className="badge badge-plain">{u.status}</span>
+                    </td>
+                    <td className="num">{formatDuration(u.held_seconds)}</td>
+                    <td className="num">{u.status === 'settled' ? formatDuration(u.quantity_seconds) : '—'}</td>
+                    <td className="num">{formatCents(u.cost_cents)}</td>
+                    <td className="hide-sm">{u.api_key ? <span className="mono">{u.api_key}</span> : 'Dashboard'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="pager">
+            <span>
+              {list.data.total_count} line{list.data.total_count === 1 ? '' : 's'} · page {page}
+            </span>
+            <div className="row">
+              <button className="btn btn-sm" disabled={page === 1} onClick={() => (setCursor(page === 2 ? {} : { ending_before: rows[0].id }), setPage(page - 1))}>
+                Previous
+              </button>
+              <button className="btn btn-sm" disabled={!(cursor.ending_before || list.data.has_more)} onClick={() => (setCursor({ starting_after: rows[rows.length - 1].id }), setPage(page + 1))}>
+                Next
+              </button>
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+export default function BillingPage() {
+  return (
+    <AdminOnly>
+      <div className="page">
+        <div className="page-head">
+          <div>
+            <h1>Billing</h1>
+            <p>Prepaid credit and what processing used it.</p>
+          </div>
+        </div>
+        <div className="stack">
+          <Balance />
+          <TopUp />
+          <Usage />
+        </div>
+      </div>
+    </AdminOnly>
+  );
+}
