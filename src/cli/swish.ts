@@ -8,6 +8,9 @@ import { closeDb, getDb } from '../server/db/client';
 import { ensureDatabase } from '../server/db/bootstrap';
 import { createApiKey, revokeApiKey, type Environment } from '../server/domain/api-keys/api-keys';
 import { grantCredits, getBalance } from '../server/domain/billing/credits';
+import { expireCredits } from '../server/domain/billing/holds';
+import { creditStatement } from '../server/domain/billing/statement';
+import { approveTopup, pendingTopups, rejectTopup, toApiTopup } from '../server/domain/billing/topups';
 import { isAppError } from '../server/domain/errors';
 import { createOrganization, getOrganization, listOrganizations } from '../server/domain/organizations/organizations';
 
@@ -28,6 +31,13 @@ Commands:
   keys:revoke KEY_ID [--json]
   credits:grant --org ORG_ID --cents C [--reason TEXT] [--json]
   balance --org ORG_ID [--json]
+  credits:statement --org ORG_ID [--from DATE] [--to DATE] [--json]
+      Opening balance, grants, settlements, expiries and closing balance of a period
+      (dates YYYY-MM-DD, UTC; default: the last 30 days). Reconciles to the cent.
+  topups:list [--json]
+      Pending top-up requests (admins ask for credit in the dashboard).
+  topups:approve ID [--note TEXT] [--json]    grant the requested credit
+  topups:reject ID [--note TEXT] [--json]
 
 Options:
   --json   print machine-readable JSON only
@@ -40,6 +50,14 @@ function cents(value: string | undefined, flag: string): number {
     throw new UsageError(`${flag} must be a positive whole number of cents, got "${value}"`);
   }
   return Number(value);
+}
+
+/** A UTC calendar day (YYYY-MM-DD) as a Date, plus `plusDays` (1 makes `--to` inclusive). */
+function day(value: string, flag: string, plusDays: number): Date {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new UsageError(`${flag} must be a date like 2026-11-01, got "${value}"`);
+  }
+  return new Date(Date.parse(`${value}T00:00:00Z`) + plusDays * 86_400_000);
 }
 
 function required(value: string | undefined, flag: string): string {
@@ -60,6 +78,9 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       cents: { type: 'string' },
       reason: { type: 'string' },
       'no-rate-limit': { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      note: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -137,6 +158,40 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
     case 'balance': {
       const balance = await getBalance(db, required(values.org, '--org'));
       return { json: balance, text: JSON.stringify(balance, null, 2) };
+    }
+    case 'credits:statement': {
+      const org = required(values.org, '--org');
+      const to = values.to ? day(values.to, '--to', 1) : new Date();
+      const from = values.from ? day(values.from, '--from', 0) : new Date(to.getTime() - 30 * 86_400_000);
+      await expireCredits(db);
+      const st = await creditStatement(db, { organizationId: org, from, to });
+      const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
+      const text = [
+        `Credit statement for ${org}, ${from.toISOString().slice(0, 10)} to ${to.toISOString().slice(0, 10)} (UTC)`,
+        `  opening balance   ${money(st.opening_cents)}`,
+        ...st.lines.map((l) => `  ${new Date(l.created * 1000).toISOString().slice(0, 16).replace('T', ' ')}  ${l.kind.padEnd(14)} ${money(l.amount_cents).padStart(12)}  ${l.description ?? ''}`),
+        `  grants            ${money(st.grants_cents)}`,
+        `  settlements       ${money(st.settlements_cents)}`,
+        `  expiries          ${money(st.expiries_cents)}`,
+        `  closing balance   ${money(st.closing_cents)}`,
+      ].join('\n');
+      return { json: st, text };
+    }
+    case 'topups:list': {
+      const pending = await pendingTopups(db);
+      const rows = pending.map((p) => ({ ...toApiTopup(p.request), organization: p.request.organizationId, organization_name: p.organizationName }));
+      return {
+        json: rows,
+        text: rows.length
+          ? rows.map((r) => `${r.id}  ${r.organization} (${r.organization_name})  $${(r.amount_cents / 100).toFixed(2)}  ref ${r.reference ?? '—'}`).join('\n')
+          : 'No pending top-up requests.',
+      };
+    }
+    case 'topups:approve':
+    case 'topups:reject': {
+      const id = required(positionals[0], 'ID');
+      const decided = command === 'topups:approve' ? await approveTopup(db, { id, note: values.note }) : await rejectTopup(db, { id, note: values.note });
+      return { json: decided, text: `${decided.id} ${decided.status}${decided.grant ? ` (credit grant ${decided.grant})` : ''}.` };
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

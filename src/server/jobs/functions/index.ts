@@ -1,5 +1,6 @@
 import type { InngestFunction } from 'inngest';
 import { expireUploads } from './expire-uploads';
+import { expireCredits } from './expire-credits';
 import { processSession } from './process-session';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys';
 import { webhookDeliver } from './webhook-deliver';
@@ -10,4 +11,4 @@ import { sweepSessions } from './sweep-sessions';
  * Every Inngest function the service serves at /api/inngest, one per file in this folder.
  * The embedded engine and Inngest Cloud both learn them from this list when the app syncs.
  */
-export const functions: InngestFunction.Any[] = [processSession, sweepSessions, purgeIdempotencyKeys, webhookFanOut, webhookDeliver, expireUploads];
+export const functions: InngestFunction.Any[] = [processSession, sweepSessions, expireCredits, purgeIdempotencyKeys, webhookFanOut, webhookDeliver, expireUploads];
