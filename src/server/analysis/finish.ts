@@ -3,7 +3,7 @@ import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } f
 import type { FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { persistentRims, type RimCandidate } from './hoop-appearance';
-import { detectShots, type ShotDetection } from './shots';
+import { detectShots, type MakeEvidence, type ShotDetection } from './shots';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -27,6 +27,8 @@ export interface FinishOutput {
   hoops: HoopRecord[];
   clusters: ClusterRecord[];
   timeScale: number;
+  /** Make-decision measurements per shot action, in the same order (diagnostics, not an artifact). */
+  evidence: MakeEvidence[];
 }
 
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
@@ -73,7 +75,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   let outcome: AnalysisOutcome = 'ok';
   if (!target) outcome = 'no_hoops';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale };
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence) };
 }
 
 function actionTime(a: ActionRecord): number {
@@ -179,9 +181,10 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
   };
 }
 
-/** Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them. */
+/** Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop. */
 function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: number; r: number } {
   const rs: number[] = [];
+  let n = 0;
   for (const a of arcs) {
     const p = a.points;
     const last = p[p.length - 1];
@@ -208,10 +211,12 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: numbe
         }
       }
     }
-    if (hit) rs.push(a.r);
+    if (!hit) continue;
+    n++;
+    for (const q of p) if (Math.hypot(q.x - x, q.y - y) < 3 * w) rs.push(q.r);
   }
   rs.sort((a, b) => a - b);
-  return { n: rs.length, r: rs.length ? rs[rs.length >> 1] : 0 };
+  return { n, r: rs.length ? rs[rs.length >> 1] : 0 };
 }
 
 /**
@@ -233,17 +238,18 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   }
   for (const r of rims) {
     const sup = flightSupport(arcs, r.x, r.y, r.w);
-    const expectedW = sup.n ? 2 * RIM_OVER_BALL * sup.r : r.w;
-    const sizeOk = r.w > 0.5 * expectedW && r.w < 2 * expectedW;
+    const expectedW = sup.n && sup.r ? 2 * RIM_OVER_BALL * sup.r : r.w;
+    const sizeFit = Math.abs(Math.log(r.w / expectedW));
+    const sizeOk = sizeFit < Math.log(1.8);
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
-    const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score;
+    const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score - 2 * sizeFit;
     if (best && score <= best.score) continue;
     best = {
       h: {
         x: r.x,
         y: r.y,
         w: r.w,
-        ballR: sizeOk && sup.n ? sup.r : r.w / (2 * RIM_OVER_BALL),
+        ballR: sizeOk && sup.r ? sup.r : r.w / (2 * RIM_OVER_BALL),
         support: sizeOk ? sup.n : 0,
         quality: 0,
         confidence: r.score,

@@ -74,6 +74,7 @@ export function rimCandidates(f: RgbFrame): RimCandidate[] {
   const minW = Math.max(8, 0.012 * Math.max(width, height));
   const table = lightTable(f);
   const raw: RimCandidate[] = [];
+  const runs: Array<{ x0: number; x1: number; y: number }> = [];
   for (let y = 1; y < height - 2; y++) {
     let runStart = -1;
     let gaps = 0;
@@ -91,19 +92,58 @@ export function rimCandidates(f: RgbFrame): RimCandidate[] {
       }
       if (runStart >= 0) {
         const w = x - gaps - runStart;
-        if (w >= minW && w <= maxW && runStart > 1 && runStart + w < width - 2) raw.push(scoreRim(table, runStart + w / 2, y + 0.5, w));
+        if (w >= 3 && w <= maxW && runStart > 1 && runStart + w < width - 2) runs.push({ x0: runStart, x1: runStart + w, y });
         runStart = -1;
         gaps = 0;
       }
     }
   }
+  for (const r of joinRuns(runs)) {
+    const w = r.x1 - r.x0;
+    if (w >= minW && w <= maxW) raw.push(scoreRim(table, (r.x0 + r.x1) / 2, r.y + 0.5, w));
+  }
+  const whole = raw.filter((r) => r.score >= 0.35);
   const kept: RimCandidate[] = [];
-  for (const c of raw.filter((r) => r.score >= 0.35).sort((a, b) => b.score - a.score)) {
+  for (const c of whole.sort((a, b) => b.score - a.score)) {
     if (kept.some((k) => Math.abs(k.x - c.x) < 0.7 * k.w && Math.abs(k.y - c.y) < 0.5 * k.w)) continue;
     kept.push(c);
     if (kept.length >= 12) break;
   }
   return kept;
+}
+
+/**
+ * The rim seen from below or at an angle is an ellipse whose front and back arcs give separate
+ * short runs on nearby rows; joins runs on rows ≤ 3 apart whose spans overlap or nearly touch,
+ * and returns the single runs plus every joined span.
+ */
+export function joinRuns(runs: Array<{ x0: number; x1: number; y: number }>): Array<{ x0: number; x1: number; y: number }> {
+  const parent = runs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  let start = 0;
+  for (let i = 0; i < runs.length; i++) {
+    while (runs[start].y < runs[i].y - 3) start++;
+    for (let j = start; j < i; j++) {
+      const a = runs[i];
+      const b = runs[j];
+      const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+      if (gap <= Math.max(3, 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0))) parent[find(i)] = find(j);
+    }
+  }
+  const groups = new Map<number, { x0: number; x1: number; ys: number; n: number }>();
+  runs.forEach((r, i) => {
+    const k = find(i);
+    const g = groups.get(k);
+    if (!g) groups.set(k, { x0: r.x0, x1: r.x1, ys: r.y, n: 1 });
+    else {
+      g.x0 = Math.min(g.x0, r.x0);
+      g.x1 = Math.max(g.x1, r.x1);
+      g.ys += r.y;
+      g.n++;
+    }
+  });
+  const joined = [...groups.values()].filter((g) => g.n > 1).map((g) => ({ x0: g.x0, x1: g.x1, y: g.ys / g.n }));
+  return [...runs, ...joined];
 }
 
 function scoreRim(f: LightTable, cx: number, cy: number, w: number): RimCandidate {

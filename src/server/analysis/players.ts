@@ -111,25 +111,37 @@ export function linkPlayers(perFrame: PersonObs[][], maxGap: number): PlayerTrac
 export function assignTeams(tracks: PlayerTrack[], opts: { solo: boolean }): void {
   if (opts.solo || tracks.length < 2) return;
   const pts = tracks.map((t) => ({ c: t.rgb, w: t.obs.length }));
-  let best: { c0: number[]; c1: number[]; cost: number } | null = null;
-  for (let i = 0; i < pts.length; i++) {
-    for (let j = i + 1; j < pts.length; j++) {
-      let c0 = [...pts[i].c];
-      let c1 = [...pts[j].c];
-      for (let it = 0; it < 8; it++) {
-        const s0 = [0, 0, 0, 0];
-        const s1 = [0, 0, 0, 0];
-        for (const p of pts) {
-          const s = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
-          for (let k = 0; k < 3; k++) s[k] += p.c[k] * p.w;
-          s[3] += p.w;
-        }
-        if (s0[3]) c0 = s0.slice(0, 3).map((v) => v / s0[3]);
-        if (s1[3]) c1 = s1.slice(0, 3).map((v) => v / s1[3]);
+  const byWeight = pts.map((_, i) => i).sort((a, b) => pts[b].w - pts[a].w);
+  const seeds: Array<[number, number]> = [];
+  for (const i of byWeight.slice(0, 4)) {
+    let far = i;
+    let fd = -1;
+    pts.forEach((p, j) => {
+      const d = colourDist(p.c, pts[i].c) * Math.sqrt(p.w);
+      if (d > fd) {
+        fd = d;
+        far = j;
       }
-      const cost = pts.reduce((a, p) => a + p.w * Math.min(colourDist(p.c, c0), colourDist(p.c, c1)), 0);
-      if (!best || cost < best.cost) best = { c0, c1, cost };
+    });
+    if (far !== i) seeds.push([i, far]);
+  }
+  let best: { c0: number[]; c1: number[]; cost: number } | null = null;
+  for (const [i, j] of seeds) {
+    let c0 = [...pts[i].c];
+    let c1 = [...pts[j].c];
+    for (let it = 0; it < 10; it++) {
+      const s0 = [0, 0, 0, 0];
+      const s1 = [0, 0, 0, 0];
+      for (const p of pts) {
+        const acc = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
+        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
+        acc[3] += p.w;
+      }
+      if (s0[3]) c0 = s0.slice(0, 3).map((v) => v / s0[3]);
+      if (s1[3]) c1 = s1.slice(0, 3).map((v) => v / s1[3]);
     }
+    const cost = pts.reduce((a, p) => a + p.w * Math.min(colourDist(p.c, c0), colourDist(p.c, c1)), 0);
+    if (!best || cost < best.cost) best = { c0, c1, cost };
   }
   if (!best || colourDist(best.c0, best.c1) < 35) return;
   const bright = (c: number[]) => c[0] + c[1] + c[2];

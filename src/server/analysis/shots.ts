@@ -42,6 +42,8 @@ export interface MakeEvidence {
   dwellFrames: number;
   /** Where the ball first crossed the net-bottom level after rim arrival, in rim half-widths from the centre (NaN when not seen). */
   crossOffset: number;
+  /** Where the ball last crossed the rim level going down before that, in rim half-widths (NaN when not seen). */
+  rimCrossOffset: number;
 }
 
 function vyAt(a: Arc, frame: number): number {
@@ -85,7 +87,7 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
-      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN },
+      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN, rimCrossOffset: NaN },
     });
   }
   return out;
@@ -130,29 +132,40 @@ export function extrapolatedArrival(a: Arc, hoop: HoopEstimate, maxFrames: numbe
  * centre in rim half-widths. A made ball leaves through the net, inside the rim span; a missed
  * one falls beside it or flies away.
  */
-export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): number {
+export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): { net: number; rim: number } {
   const level = hoop.y + 0.8 * hoop.w;
-  let best: { frame: number; x: number } | null = null;
+  const rimLevel = hoop.y + 0.1 * hoop.w;
+  let best: { frame: number; x: number; rimX: number } | null = null;
   for (const t of tracks) {
     const pts = t.points;
     if (pts[pts.length - 1].frame <= s.rimFrame || pts[0].frame > s.rimFrame + win) continue;
+    let rimX = NaN;
     for (let i = 1; i < pts.length; i++) {
       const p = pts[i - 1];
       const q = pts[i];
-      if (q.frame <= s.rimFrame || p.frame > s.rimFrame + win) continue;
-      if (!(p.y <= level && q.y > level)) continue;
-      if (q.frame - p.frame > 3) continue;
+      if (q.frame <= s.rimFrame - 2 || p.frame > s.rimFrame + win) continue;
+      if (q.frame - p.frame > 3) {
+        rimX = NaN;
+        continue;
+      }
       const rr = (p.r + q.r) / 2;
       if (rr < 0.5 * hoop.ballR || rr > 1.8 * hoop.ballR || Math.min(p.score, q.score) < 0.3) continue;
+      if (p.y <= rimLevel && q.y > rimLevel) {
+        const k = (rimLevel - p.y) / (q.y - p.y);
+        rimX = p.x + k * (q.x - p.x);
+      }
+      if (q.frame <= s.rimFrame) continue;
+      if (!(p.y <= level && q.y > level)) continue;
       if (p.y < hoop.y - 1.5 * hoop.w) continue;
       const k = (level - p.y) / (q.y - p.y);
       const x = p.x + k * (q.x - p.x);
       if (Math.abs(x - hoop.x) > 3 * hoop.w) continue;
       const frame = p.frame + k * (q.frame - p.frame);
-      if (!best || frame < best.frame) best = { frame, x };
+      if (!best || frame < best.frame) best = { frame, x, rimX };
     }
   }
-  return best ? (best.x - hoop.x) / (hoop.w / 2) : NaN;
+  const hw = hoop.w / 2;
+  return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw } : { net: NaN, rim: NaN };
 }
 
 /**
@@ -224,6 +237,7 @@ export function detectShots(
         contact: false,
         dwellFrames: 0,
         crossOffset: NaN,
+        rimCrossOffset: NaN,
       },
     });
   }
@@ -300,7 +314,9 @@ export function classifyMake(
   }
   ev.throughFrames = through;
   ev.outFrames = out;
-  ev.crossOffset = netCrossing(s, tracks, hoop, Math.round((1.1 / timeScale) * fps));
+  const cross = netCrossing(s, tracks, hoop, Math.round((1.1 / timeScale) * fps));
+  ev.crossOffset = cross.net;
+  ev.rimCrossOffset = cross.rim;
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
