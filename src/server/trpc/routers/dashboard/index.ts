@@ -1,6 +1,7 @@
 import { router } from '../../init';
 import { meRoute } from './account';
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-keys';
+import { listTopupsRoute, requestTopupRoute, statementRoute } from './billing';
 import { createGroupRoute, listGroupsRoute, renameGroupRoute } from './groups';
 import { listMembersRoute } from './members';
 import { getSessionSummaryRoute, listSessionSummariesRoute, updatePlayerRoute, updateSessionRoute } from './sessions';
@@ -15,6 +16,7 @@ export const dashboardRouter = router({
   me: meRoute,
   groups: router({ list: listGroupsRoute, create: createGroupRoute, rename: renameGroupRoute }),
   members: router({ list: listMembersRoute }),
+  billing: router({ topups: listTopupsRoute, requestTopup: requestTopupRoute, statement: statementRoute }),
   apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
   sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, updatePlayer: updatePlayerRoute }),
   uploads: router({ get: getUploadRoute }),
