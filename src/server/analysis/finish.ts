@@ -1,9 +1,9 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
-import type { FrameFeatures } from './frame-features';
+import { GRID, type FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { persistentRims, type RimCandidate } from './hoop-appearance';
-import { detectShots, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -61,7 +61,20 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   );
   const target = chooseTarget(hoopEstimates, rims, shotLike);
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
-  const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale) : [];
+  const probe: MotionProbe = (f, x0, y0, x1, y1) => {
+    const ft = features[f];
+    if (!ft) return 0;
+    const ox = path.ox[f];
+    const oy = path.oy[f];
+    const gx0 = Math.max(0, Math.floor((x0 + ox) / GRID));
+    const gx1 = Math.min(ft.gridW - 1, Math.floor((x1 + ox) / GRID));
+    const gy0 = Math.max(0, Math.floor((y0 + oy) / GRID));
+    const gy1 = Math.min(ft.gridH - 1, Math.floor((y1 + oy) / GRID));
+    let n = 0;
+    for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) n += ft.motion[gy * ft.gridW + gx];
+    return n * 4;
+  };
+  const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale, probe) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
   const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
   const ballR = target?.ballR ?? medianR(arcs);
@@ -230,7 +243,10 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   let best: { h: HoopEstimate; score: number } | null = null;
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
-    const near = rims.find((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
+    const near = rims
+      .filter((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w)
+      .map((r) => ({ r, fit: r.score - Math.abs(Math.log(r.w / h.w)) - 0.3 * (Math.hypot(r.x - h.x, r.y - h.y) / h.w) }))
+      .sort((a, b) => b.fit - a.fit)[0]?.r;
     if (!near && h.quality < 0.95 && sup.n < 2) continue;
     const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);

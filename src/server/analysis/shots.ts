@@ -2,6 +2,9 @@ import { releasePoint, type Arc } from './arcs';
 import type { BallCandidate, Track } from './ball-track';
 import type { HoopEstimate } from './hoop-locate';
 
+/** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid). */
+export type MotionProbe = (frame: number, x0: number, y0: number, x1: number, y1: number) => number;
+
 /** A detected shot attempt, in frames and stabilised pixels. */
 export interface ShotDetection {
   /** The arc that carried the ball to the hoop. */
@@ -44,6 +47,8 @@ export interface MakeEvidence {
   crossOffset: number;
   /** Where the ball last crossed the rim level going down before that, in rim half-widths (NaN when not seen). */
   rimCrossOffset: number;
+  /** Moving pixels in the net box (below the rim, inside its span) in the 0.6 s after rim arrival, per box area and frame (NaN without motion data). A ball passing through the net moves it; a ball dropping in front of or behind it barely does. */
+  netMotion: number;
 }
 
 function vyAt(a: Arc, frame: number): number {
@@ -87,7 +92,7 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
-      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN, rimCrossOffset: NaN },
+      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN, rimCrossOffset: NaN, netMotion: 0 },
     });
   }
   return out;
@@ -180,6 +185,7 @@ export function detectShots(
   tracks: Track[],
   fps: number,
   timeScale: number,
+  motion?: MotionProbe,
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
@@ -238,6 +244,7 @@ export function detectShots(
         dwellFrames: 0,
         crossOffset: NaN,
         rimCrossOffset: NaN,
+        netMotion: 0,
       },
     });
   }
@@ -256,7 +263,7 @@ export function detectShots(
     }
     merged.push(s);
   }
-  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale);
+  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
   return merged;
 }
 
@@ -274,6 +281,7 @@ export function classifyMake(
   candidates: BallCandidate[][],
   fps: number,
   timeScale: number,
+  motion?: MotionProbe,
 ): void {
   const w = hoop.w;
   const a = s.arc;
@@ -314,13 +322,21 @@ export function classifyMake(
   }
   ev.throughFrames = through;
   ev.outFrames = out;
-  const cross = netCrossing(s, tracks, hoop, Math.round((1.1 / timeScale) * fps));
+  const netWin = Math.round((0.6 / timeScale) * fps);
+  if (motion) {
+    let netPx = 0;
+    for (let f = s.rimFrame; f <= Math.min(candidates.length - 1, s.rimFrame + netWin); f++) {
+      netPx += motion(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
+    }
+    ev.netMotion = netPx / (w * w * 0.675 * (netWin + 1));
+  } else ev.netMotion = NaN;
+  const cross = netCrossing(s, tracks, hoop, Math.round((1.8 / timeScale) * fps));
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
-    made = Math.abs(ev.crossOffset) < 1.4;
+    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015);
     conf = Math.abs(Math.abs(ev.crossOffset) - 1.4) > 0.5 ? 0.8 : 0.6;
     if (bestExit) {
       const e = bestExit;
