@@ -76,7 +76,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   };
   const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale, probe) : [];
   const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
-  const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length));
+  const freeThrows = shots.map((s) => looksLikeFreeThrow(s, features, target!, path, fps));
+  const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
@@ -130,7 +131,7 @@ function attributeShots(
   const rad = Math.round(0.4 * fps);
   shots.forEach((s, i) => {
     const a = actions[i];
-    const shooter = playerNear(players, s.releaseFrame, s.releaseX, s.releaseY, rad);
+    const shooter = playerNear(players, s.releaseFrame, s.releaseX, s.releaseY, Math.round(0.7 * fps), 2);
     a.shooter_track = shooter?.id ?? null;
     if (s.made && shooter && !a.is_free_throw) {
       const window = Math.round(5 * fps);
@@ -276,6 +277,44 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   return best?.h ?? null;
 }
 
+/**
+ * A free throw is taken from a standstill while everybody else waits: in the second before the
+ * release the scene is much calmer than the clip's typical play. Compares the moving pixels
+ * away from the shooter with the median over the clip (needs a few players in view).
+ */
+export function looksLikeFreeThrow(
+  s: ShotDetection,
+  features: FrameFeatures[],
+  hoop: HoopEstimate,
+  path: CameraPath,
+  fps: number,
+): boolean {
+  const total = features.map((f) => f.motion.reduce((a, v) => a + v, 0));
+  const sorted = [...total].sort((a, b) => a - b);
+  const median = sorted[sorted.length >> 1] ?? 0;
+  if (median <= 0) return false;
+  const f0 = Math.max(0, s.releaseFrame - Math.round(1.2 * fps));
+  const f1 = Math.max(0, s.releaseFrame - Math.round(0.15 * fps));
+  if (f1 - f0 < fps / 2) return false;
+  const rad = 2.5 * hoop.w;
+  let sum = 0;
+  for (let f = f0; f < f1; f++) {
+    const ft = features[f];
+    const rx = s.releaseX + path.ox[f];
+    const ry = s.releaseY + path.oy[f];
+    let near = 0;
+    for (let gy = 0; gy < ft.gridH; gy++) {
+      for (let gx = 0; gx < ft.gridW; gx++) {
+        const v = ft.motion[gy * ft.gridW + gx];
+        if (!v) continue;
+        if (Math.abs((gx + 0.5) * GRID - rx) < rad && Math.abs((gy + 0.5) * GRID - ry) < 2 * rad) near += v;
+      }
+    }
+    sum += total[f] - near;
+  }
+  return sum / (f1 - f0) < 0.05 * median;
+}
+
 function hoopRecords(
   all: HoopEstimate[],
   target: HoopEstimate,
@@ -329,11 +368,11 @@ function shotAction(
   dims: { width: number; height: number },
   options: AnalysisOptions,
   total: number,
+  isFt: boolean,
 ): ShotAction {
   const base = options.pointSystem ?? 2;
   const rf = s.releaseFrame;
   const isThree: boolean | null = null;
-  const isFt = false;
   const value = isFt ? 1 : isThree ? base + 1 : base;
   const apexRise = (hoop.y - s.arc.apexY) / hoop.w;
   const dist = Math.hypot(s.releaseX - hoop.x, s.releaseY - hoop.y) / hoop.w;

@@ -33,13 +33,13 @@ function median(v: number[]): number {
  * the moments that matter.
  */
 export function personObservations(features: FrameFeatures[], path: CameraPath, ballR: number): PersonObs[][] {
-  const minH = Math.max(12, 5 * ballR);
+  const minH = Math.max(10, 3.5 * ballR);
   return features.map((f, frame) => {
     const out: PersonObs[] = [];
     for (const b of f.blobs) {
       const h = b.y1 - b.y0;
       const w = b.x1 - b.x0;
-      if (h < minH || b.tr < 0 || h < 0.9 * w || b.area < 0.15 * w * h) continue;
+      if (h < minH || b.tr < 0 || h < 0.7 * w || b.area < 0.1 * w * h) continue;
       out.push({
         frame,
         x0: b.x0 - path.ox[frame],
@@ -96,7 +96,7 @@ export function linkPlayers(perFrame: PersonObs[][], maxGap: number): PlayerTrac
     live = next;
   }
   tracks.push(...live);
-  const kept = tracks.filter((t) => t.obs.length >= 5);
+  const kept = tracks.filter((t) => t.obs.length >= 3);
   for (const t of kept) t.rgb = [0, 1, 2].map((c) => median(t.obs.map((o) => o.rgb[c]))) as [number, number, number];
   kept.sort((a, b) => a.obs[0].frame - b.obs[0].frame);
   kept.forEach((t, i) => (t.id = i + 1));
