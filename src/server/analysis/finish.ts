@@ -74,10 +74,28 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) n += ft.motion[gy * ft.gridW + gx];
     return n * 4;
   };
-  const shots = target ? detectShots(arcs, target, perFrame, tracks, fps, timeScale, probe) : [];
-  const hoops = target ? hoopRecords(hoopEstimates, target, path, features.length, fps, dims) : [];
-  const freeThrows = shots.map((s) => looksLikeFreeThrow(s, features, target!, path, fps));
-  const shotActions = shots.map((s, i) => shotAction(s, i, target!, path, fps, dims, input.options, shots.length, freeThrows[i]));
+  const goals: HoopEstimate[] = target ? [target] : [];
+  if (target) {
+    for (const h of hoopEstimates) {
+      if (h === target || h.quality < 2) continue;
+      if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
+      const seen = rims.some((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
+      if (seen) goals.push(h);
+    }
+  }
+  const perGoal = goals.map((g, k) => detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe).map((s) => ({ s, k })));
+  const minGap = Math.round((1.2 / timeScale) * fps);
+  const tagged: Array<{ s: ShotDetection; k: number }> = [];
+  for (const t of perGoal.flat().sort((a, b) => b.s.confidence - a.s.confidence)) {
+    if (tagged.some((u) => Math.abs(u.s.rimFrame - t.s.rimFrame) < minGap)) continue;
+    tagged.push(t);
+  }
+  tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
+  const shots = tagged.map((t) => t.s);
+  const scoredOn = new Set(tagged.map((t) => t.k));
+  const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims);
+  const freeThrows = tagged.map((t) => looksLikeFreeThrow(t.s, features, goals[t.k], path, fps));
+  const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, input.options, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
@@ -316,8 +334,8 @@ export function looksLikeFreeThrow(
 }
 
 function hoopRecords(
-  all: HoopEstimate[],
-  target: HoopEstimate,
+  goals: HoopEstimate[],
+  scoredOn: Set<number>,
   path: CameraPath,
   frames: number,
   fps: number,
@@ -325,29 +343,27 @@ function hoopRecords(
 ): HoopRecord[] {
   const moving = path.ox.some((v) => v !== 0) || path.oy.some((v) => v !== 0);
   const step = moving ? Math.max(1, Math.round(fps)) : Math.max(1, frames - 1);
-  return all
-    .filter((h) => h === target || h.quality >= 2)
-    .map((h, i) => {
-      const samples = [];
-      for (let f = 0; f < frames; f += step) samples.push(hoopSample(h, path, f, fps, dims));
-      if (frames > 1 && (frames - 1) % step !== 0) samples.push(hoopSample(h, path, frames - 1, fps, dims));
-      const s0 = samples[0] ?? hoopSample(h, path, 0, fps, dims);
-      const bw = (h.w * 1.8) / 0.45 / dims.width;
-      const bh = (h.w * 1.05) / 0.45 / dims.height;
-      const bx = s0.x;
-      const by = s0.y - (0.15 / 0.45) * (h.w / dims.height);
-      return {
-        id: i,
-        x: s0.x,
-        y: s0.y,
-        w: s0.w,
-        samples,
-        backboard: [round(bx - bw / 2), round(by - bh * 0.85), round(bx + bw / 2), round(by + bh * 0.15)] as [number, number, number, number],
-        support: h.support,
-        is_target: h === target,
-        confidence: round(h.confidence, 3),
-      };
-    });
+  return goals.map((h, i) => {
+    const samples = [];
+    for (let f = 0; f < frames; f += step) samples.push(hoopSample(h, path, f, fps, dims));
+    if (frames > 1 && (frames - 1) % step !== 0) samples.push(hoopSample(h, path, frames - 1, fps, dims));
+    const s0 = samples[0] ?? hoopSample(h, path, 0, fps, dims);
+    const bw = (h.w * 1.8) / 0.45 / dims.width;
+    const bh = (h.w * 1.05) / 0.45 / dims.height;
+    const bx = s0.x;
+    const by = s0.y - (0.15 / 0.45) * (h.w / dims.height);
+    return {
+      id: i,
+      x: s0.x,
+      y: s0.y,
+      w: s0.w,
+      samples,
+      backboard: [round(bx - bw / 2), round(by - bh * 0.85), round(bx + bw / 2), round(by + bh * 0.15)] as [number, number, number, number],
+      support: h.support,
+      is_target: i === 0 || scoredOn.has(i),
+      confidence: round(h.confidence, 3),
+    };
+  });
 }
 
 function hoopSample(h: HoopEstimate, path: CameraPath, f: number, fps: number, dims: { width: number; height: number }) {
@@ -363,6 +379,7 @@ function shotAction(
   s: ShotDetection,
   index: number,
   hoop: HoopEstimate,
+  hoopId: number,
   path: CameraPath,
   fps: number,
   dims: { width: number; height: number },
@@ -400,7 +417,7 @@ function shotAction(
     shot_image: [round((s.releaseX + path.ox[rf]) / dims.width), round((s.releaseY + path.oy[rf]) / dims.height)],
     shot_world: null,
     hoop_image: [round((hoop.x + path.ox[rf]) / dims.width), round((hoop.y + path.oy[rf]) / dims.height)],
-    hoop_id: 0,
+    hoop_id: hoopId,
     excitement: round(excitement, 3),
     confidence: round(s.confidence, 3),
   };
