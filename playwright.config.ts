@@ -13,7 +13,25 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: { baseURL: `http://localhost:${E2E_PORT}` },
-  projects: [{ name: 'api', testDir: './e2e/api' }],
+  projects: [
+    { name: 'api', testDir: './e2e/api' },
+    {
+      // the dashboard in Debian's Chromium (Playwright cannot download browsers here)
+      name: 'ui',
+      testDir: './e2e/ui',
+      timeout: 600_000,
+      use: {
+        browserName: 'chromium',
+        actionTimeout: 30_000,
+        screenshot: 'only-on-failure',
+        viewport: { width: 1280, height: 860 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        },
+      },
+    },
+  ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && exec node --import tsx src/server/main.ts`,
     url: `http://localhost:${E2E_PORT}/api/health`,
@@ -33,6 +51,8 @@ export default defineConfig({
       SWISH_JOB_TIMEOUT: '30',
       // webhook retries after 1 s and 1 s instead of the Standard Webhooks schedule (3 attempts)
       SWISH_WEBHOOK_RETRY_SCHEDULE: '0,1,1',
+      // a dashboard sign-up gets starter credit (the embedded default, stated for clarity)
+      SWISH_SIGNUP_CREDITS_CENTS: '1000',
     },
   },
 });

@@ -135,6 +135,7 @@ describe('dashboard door', () => {
     expect(found.data.map((s) => s.id)).toEqual([s2.id]);
     expect(found.data[0]).toMatchObject({ status: 'queued', progress: null, group: { name: 'Default' } });
     expect((await d.dashboard.sessions.list({ q: '100%' })).total_count).toBe(0);
+    expect((await d.dashboard.groups.list()).map((g) => [g.name, g.session_count])).toEqual([['Default', 2]]);
     await d.dashboard.sessions.update({ id: s2.id, name: 'Hawks home game' });
     expect((await rest(key.secret).sessions.get({ id: s2.id })).metadata).toEqual({ opponent: 'Hawks', name: 'Hawks home game' });
     // the public Session never carries the dashboard-only progress fields

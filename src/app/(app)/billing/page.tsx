@@ -1,13 +1,12 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { Empty, ErrorState, Loading, useToast } from '../../_components/ui';
 import { formatCents, formatDate, formatDay, formatDuration } from '../../_lib/format';
 import { errorMessage, useTRPC, useTRPCClient, type Outputs } from '../../_lib/trpc';
 import { AdminOnly } from '../admin-only';
-import { useMe } from '../app-shell';
 
 type UsageStatus = 'held' | 'settled' | 'voided';
 type UsageFilter = { status?: UsageStatus; 'created[gte]'?: number; 'created[lte]'?: number };
@@ -56,25 +55,67 @@ function Balance() {
 }
 
 function TopUp() {
-  const me = useMe();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const topups = useQuery(trpc.dashboard.billing.topups.queryOptions());
+  const [amount, setAmount] = useState('50');
+  const [reference, setReference] = useState('');
+  const request = useMutation(
+    trpc.dashboard.billing.requestTopup.mutationOptions({
+      onSuccess: () => {
+        toast('Top-up requested — credit is added when it is approved');
+        setReference('');
+        void queryClient.invalidateQueries({ queryKey: trpc.dashboard.billing.topups.queryKey() });
+      },
+      onError: (err) => toast(errorMessage(err), 'error'),
+    }),
+  );
   return (
     <div className="grid-2">
       <section className="card" aria-labelledby="topup-h">
         <div className="card-head">
           <div>
             <h2 id="topup-h">Add credit</h2>
-            <p>Prepaid credit, charged per second of processed video.</p>
+            <p>Card payments are not set up on this deployment: request a top-up, paid by invoice; credit is added when it is approved.</p>
           </div>
-          <button className="btn btn-primary" disabled aria-describedby="topup-why">
-            Top up…
-          </button>
         </div>
-        <div className="card-body">
-          <p className="hint" id="topup-why">
-            Card payments are not set up on this deployment yet. Your operator can add credit now:{' '}
-            <code>npm run swish -- credits:grant --org {me.active.id} --cents 5000</code>
-          </p>
-        </div>
+        <form
+          className="card-body form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            request.mutate({ amount_cents: Math.round(Number(amount) * 100), ...(reference.trim() ? { reference: reference.trim() } : {}) });
+          }}
+        >
+          <div className="grid-2">
+            <label className="field">
+              <span>Amount (USD)</span>
+              <input className="input" type="number" min={10} max={10000} step="0.01" required value={amount} onChange={(e) => setAmount(e.target.value)} />
+            </label>
+            <label className="field">
+              <span>PO or reference (optional)</span>
+              <input className="input" maxLength={200} value={reference} onChange={(e) => setReference(e.target.value)} />
+            </label>
+          </div>
+          <div>
+            <button className="btn btn-primary" type="submit" disabled={request.isPending}>
+              Request top-up
+            </button>
+          </div>
+          {topups.data && topups.data.length > 0 && (
+            <ul className="stack" style={{ gap: 4, listStyle: 'none', padding: 0, margin: 0 }} aria-label="Top-up requests">
+              {topups.data.slice(0, 5).map((t) => (
+                <li key={t.id} className="row">
+                  <span className="grow">
+                    {formatCents(t.amount_cents)} · {formatDay(t.created)}
+                    {t.reference ? ` · ${t.reference}` : ''}
+                  </span>
+                  <span className={`badge ${t.status === 'approved' ? 'badge-processed' : t.status === 'rejected' ? 'badge-failed' : 'badge-queued'}`}>{t.status}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </form>
       </section>
       <section className="card" aria-labelledby="auto-h">
         <div className="card-head">
@@ -98,7 +139,7 @@ function TopUp() {
             <input type="checkbox" disabled aria-describedby="auto-why" /> Enable auto-recharge
           </label>
           <p className="hint" id="auto-why">
-            Unavailable: auto-recharge needs a saved card, which needs card payments (not configured on this deployment).
+            Unavailable: auto-recharge charges a saved card, and card payments are not configured on this deployment.
           </p>
         </div>
       </section>

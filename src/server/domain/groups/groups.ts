@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { groups, sessions } from '../../db/schema';
+import { groups } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { isId, newId } from '../ids';
 
@@ -43,7 +43,7 @@ export async function listGroups(db: DbOrTx, organizationId: string): Promise<Gr
       name: groups.name,
       isDefault: groups.isDefault,
       createdAt: groups.createdAt,
-      sessionCount: sql<number>`(select count(*)::int from ${sessions} s where s.group_id = ${groups.id})`,
+      sessionCount: sql<number>`(select count(*)::int from sessions s where s.group_id = "groups"."id")`,
     })
     .from(groups)
     .where(eq(groups.organizationId, organizationId))

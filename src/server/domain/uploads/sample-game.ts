@@ -86,7 +86,7 @@ async function renderAndSubmit(
   db: Database,
   opts: { organizationId: string; uploadId: string; filename: string; seed?: number; onSubmitted: (sessionId: string) => Promise<void> },
 ) {
-  const dir = join(tmpdir(), 'swish-sample', opts.uploadId);
+  const dir = join(/*turbopackIgnore: true*/ tmpdir(), 'swish-sample', opts.uploadId);
   await mkdir(dir, { recursive: true });
   const file = join(dir, opts.filename);
   try {

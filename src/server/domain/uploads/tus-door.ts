@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Server, type Upload } from '@tus/server';
+import { Server } from '@tus/server';
 import { getDb, type Database } from '../../db/client';
 import { logger } from '../../logger';
 import { contentTypeForKey, getMediaStorage } from '../../media/storage';
@@ -51,14 +51,20 @@ type GlobalWithTus = typeof globalThis & { [globalKey]?: Server };
 /** A tus hook error: the library answers with this status and body. */
 const tusError = (status_code: number, body: string) => Object.assign(new Error(body), { status_code, body });
 
-async function finishUpload(db: Database, upload: Upload): Promise<void> {
-  const row = await db.query.uploads.findFirst({ where: (u, { eq }) => eq(u.id, upload.id) });
-  const key = uploadStorageKey(upload.id, row?.filename);
+/**
+ * Moves a fully received upload into media storage and marks it `complete`. Runs after the
+ * tus library answered (it still reads its own files while answering), and again on a later
+ * HEAD/PATCH if a previous attempt failed half-way, so an upload never stays stuck.
+ */
+async function finishUpload(db: Database, uploadId: string): Promise<void> {
+  const row = await db.query.uploads.findFirst({ where: (u, { eq }) => eq(u.id, uploadId) });
+  if (!row || row.status !== 'uploading') return;
+  const key = uploadStorageKey(uploadId, row.filename);
   const dir = uploadPartsDir();
-  await getMediaStorage().putFile(key, join(dir, upload.id), contentTypeForKey(key), { move: true });
-  await rm(join(dir, upload.id), { force: true });
-  await rm(join(dir, `${upload.id}.json`), { force: true });
-  await markUploadComplete(db, { id: upload.id, storageKey: key });
+  await getMediaStorage().putFile(key, join(/*turbopackIgnore: true*/ dir, uploadId), contentTypeForKey(key), { move: true });
+  await markUploadComplete(db, { id: uploadId, storageKey: key });
+  await rm(join(/*turbopackIgnore: true*/ dir, uploadId), { force: true });
+  await rm(join(/*turbopackIgnore: true*/ dir, `${uploadId}.json`), { force: true });
 }
 
 function tusServer(): Server {
@@ -76,15 +82,6 @@ function tusServer(): Server {
       if (upload.size === undefined) throw tusError(400, 'Upload-Length is required: the size decides the credit hold.\n');
       const filename = upload.metadata?.filename ?? upload.metadata?.name ?? null;
       await createUploadRecord(getDb(), { id: upload.id, organizationId: scope.organizationId, sizeBytes: upload.size, filename: filename?.slice(0, 255) ?? null });
-      return {};
-    },
-    onUploadFinish: async (_req, upload) => {
-      try {
-        await finishUpload(getDb(), upload);
-      } catch (err) {
-        logger.error({ err, upload: upload.id }, 'could not move a finished upload into media storage');
-        throw tusError(500, 'The upload could not be stored; retry the last request.\n');
-      }
       return {};
     },
   });
@@ -182,8 +179,17 @@ export async function handleUploadRequest(req: Request, authenticate: Authentica
     const res = await requestScope.run({ organizationId }, () => tusServer().handleWeb(forward));
     const offset = res.headers.get('upload-offset');
     const uploadId = id ?? res.headers.get('location')?.split('/').pop() ?? null;
-    if (uploadId && offset && (method === 'PATCH' || method === 'POST') && res.status < 300) {
+    if (uploadId && offset && res.status < 300 && method !== 'DELETE') {
       await recordUploadOffset(db, { id: uploadId, offset: Number(offset) });
+      const row = await getUploadRow(db, { organizationId, id: uploadId });
+      if (row.status === 'uploading' && Number(offset) === row.sizeBytes) {
+        try {
+          await finishUpload(db, uploadId);
+        } catch (err) {
+          logger.error({ err, upload: uploadId }, 'could not move a finished upload into media storage');
+          return tusText(500, 'The upload could not be stored; retry (HEAD, then PATCH) to finish it.\n', headers);
+        }
+      }
     }
     if (id && method === 'DELETE' && res.status === 204) await markUploadExpired(db, id);
     const out = new Headers(res.headers);

@@ -126,8 +126,8 @@ export async function expireStaleUploads(db: DbOrTx, opts: { now?: Date; partsDi
     .returning({ id: uploads.id });
   const dir = opts.partsDir ?? uploadPartsDir();
   for (const { id } of rows) {
-    await rm(join(dir, id), { force: true });
-    await rm(join(dir, `${id}.json`), { force: true });
+    await rm(join(/*turbopackIgnore: true*/ dir, id), { force: true });
+    await rm(join(/*turbopackIgnore: true*/ dir, `${id}.json`), { force: true });
   }
   return rows.map((r) => r.id);
 }

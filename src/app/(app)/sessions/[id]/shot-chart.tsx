@@ -22,8 +22,8 @@ function position(shot: Shot): { x: number; y: number; estimated: boolean } | nu
   const img = shot.location.shot_image_normed;
   const hoop = shot.location.hoop_image_normed;
   if (!img || !hoop) return { x: RIM.x, y: RIM.y + 30, estimated: true };
-  const dx = (img[0] - hoop[0]) * 1.6;
-  const dy = Math.max(0.04, img[1] - hoop[1]) * 1.4;
+  const dx = (img[0] - hoop[0]) * 0.8;
+  const dy = Math.max(0.04, img[1] - hoop[1]) * 1.2;
   const x = Math.min(W - 4, Math.max(4, RIM.x + dx * W));
   const y = Math.min(H - 4, Math.max(RIM.y + 4, RIM.y + dy * H));
   return { x, y, estimated: true };

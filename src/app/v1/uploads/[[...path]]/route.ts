@@ -15,6 +15,7 @@ export {
   handler as HEAD,
   handler as POST,
   handler as PATCH,
+  handler as PUT,
   handler as DELETE,
   handler as OPTIONS,
 };
