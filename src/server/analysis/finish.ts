@@ -95,7 +95,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims);
   const freeThrows = tagged.map((t) => looksLikeFreeThrow(t.s, features, goals[t.k], path, fps));
-  const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, input.options, shots.length, freeThrows[i]));
+  const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
@@ -383,11 +383,10 @@ function shotAction(
   path: CameraPath,
   fps: number,
   dims: { width: number; height: number },
-  options: AnalysisOptions,
   total: number,
   isFt: boolean,
 ): ShotAction {
-  const base = options.pointSystem ?? 2;
+  const base = 2;
   const rf = s.releaseFrame;
   const isThree: boolean | null = null;
   const value = isFt ? 1 : isThree ? base + 1 : base;

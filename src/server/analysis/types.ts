@@ -4,7 +4,7 @@ export interface AnalysisOptions {
   cameraSetup?: 'stationary' | 'panning';
   hasJerseys?: boolean;
   numPlayers?: number;
-  /** Points for a field goal inside the arc; a 3-pointer is worth one more and a free throw 1 (default 2). */
+  /** The session's scoring system (2: 2/3/1, 1: 1/2/1). Artifacts always carry `points` under the default 2/3/1 system; the API derivation rescales. */
   pointSystem?: number;
   /** Path of a YOLOX ONNX person/ball detector; `SWISH_DETECTOR_MODEL` is used when absent. */
   modelPath?: string;
