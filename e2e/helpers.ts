@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { createServer } from 'node:http';
 import { expect, type APIResponse } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
 
@@ -53,4 +54,25 @@ export async function expectError(res: APIResponse, status: number, code: string
   expect(JSON.stringify(body)).not.toMatch(/stack|at \w+ \(|select |insert /i);
   expect(res.headers()['request-id']).toMatch(/^req_/);
   return body.error;
+}
+
+/**
+ * A video host on loopback that accepts requests and never answers. Sessions submitted with
+ * its URL stay in progress (hold kept) until the job timeout, so API tests can look at a
+ * session and its hold without racing the pipeline.
+ */
+export async function startStalledHost(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(() => {
+    // never respond
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/game.mp4`,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
 }
