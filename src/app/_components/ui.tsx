@@ -100,6 +100,57 @@ export function Modal({ open, onClose, title, description, children, footer }: {
   );
 }
 
+/** Shows a secret once (API key, webhook signing secret) with a copy button. */
+export function SecretModal({ secret, onClose, title, description, testId }: {
+  secret: string | null;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Modal open={secret !== null} onClose={onClose} title={title} description={description}>
+      {secret && (
+        <>
+          <div className="secret" data-testid={testId}>
+            <code>{secret}</code>
+            <CopyButton text={secret} />
+          </div>
+          <div className="row" style={{ justifyContent: 'flex-end' }}>
+            <button className="btn btn-primary" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}
+
+/** Asks before a destructive action (revoke, delete): Cancel, or a red confirm button. */
+export function ConfirmModal({ open, onClose, title, description, confirmLabel, onConfirm, pending }: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  pending?: boolean;
+}) {
+  return (
+    <Modal open={open} onClose={onClose} title={title} description={description}>
+      <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <button className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button className="btn btn-primary" style={{ background: 'var(--danger)', borderColor: 'var(--danger)' }} onClick={onConfirm} disabled={pending}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyButton, Empty, ErrorState, Loading, Modal, useToast } from '../../_components/ui';
+import { ConfirmModal, Empty, ErrorState, Loading, Modal, SecretModal, useToast } from '../../_components/ui';
 import { formatDay, timeAgo } from '../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../_lib/trpc';
 
@@ -129,32 +129,23 @@ export function ApiKeys() {
         </form>
       </Modal>
 
-      <Modal open={secret !== null} onClose={() => setSecret(null)} title="Copy your new key" description="This is the only time the secret is shown. Store it somewhere safe, such as your server’s environment.">
-        {secret && (
-          <>
-            <div className="secret" data-testid="new-secret">
-              <code>{secret.secret}</code>
-              <CopyButton text={secret.secret} />
-            </div>
-            <div className="row" style={{ justifyContent: 'flex-end' }}>
-              <button className="btn btn-primary" onClick={() => setSecret(null)}>
-                Done
-              </button>
-            </div>
-          </>
-        )}
-      </Modal>
+      <SecretModal
+        secret={secret?.secret ?? null}
+        onClose={() => setSecret(null)}
+        title="Copy your new key"
+        description="This is the only time the secret is shown. Store it somewhere safe, such as your server’s environment."
+        testId="new-secret"
+      />
 
-      <Modal open={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this key?" description="Requests with it fail at once with 401 api_key_revoked. This cannot be undone.">
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => setRevoking(null)}>
-            Cancel
-          </button>
-          <button className="btn btn-primary" style={{ background: 'var(--danger)', borderColor: 'var(--danger)' }} onClick={() => revoking && revoke.mutate({ id: revoking.id })} disabled={revoke.isPending}>
-            Revoke key
-          </button>
-        </div>
-      </Modal>
+      <ConfirmModal
+        open={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title="Revoke this key?"
+        description="Requests with it fail at once with 401 api_key_revoked. This cannot be undone."
+        confirmLabel="Revoke key"
+        onConfirm={() => revoking && revoke.mutate({ id: revoking.id })}
+        pending={revoke.isPending}
+      />
     </section>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyButton, Empty, ErrorState, Loading, Modal, useToast } from '../../_components/ui';
+import { ConfirmModal, Empty, ErrorState, Loading, Modal, SecretModal, useToast } from '../../_components/ui';
 import { formatDate } from '../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../_lib/trpc';
 
@@ -195,32 +195,22 @@ export function Webhooks() {
         </form>
       </Modal>
 
-      <Modal open={secret !== null} onClose={() => setSecret(null)} title="Signing secret" description="Verify the webhook-signature header with this secret. It is shown only now; after a rotation the previous secret keeps working for 24 hours.">
-        {secret && (
-          <>
-            <div className="secret">
-              <code>{secret}</code>
-              <CopyButton text={secret} />
-            </div>
-            <div className="row" style={{ justifyContent: 'flex-end' }}>
-              <button className="btn btn-primary" onClick={() => setSecret(null)}>
-                Done
-              </button>
-            </div>
-          </>
-        )}
-      </Modal>
+      <SecretModal
+        secret={secret}
+        onClose={() => setSecret(null)}
+        title="Signing secret"
+        description="Verify the webhook-signature header with this secret. It is shown only now; after a rotation the previous secret keeps working for 24 hours."
+      />
 
-      <Modal open={deleting !== null} onClose={() => setDeleting(null)} title="Delete this endpoint?" description="Nothing more is sent to it. Its delivery log is deleted too.">
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => setDeleting(null)}>
-            Cancel
-          </button>
-          <button className="btn btn-primary" style={{ background: 'var(--danger)', borderColor: 'var(--danger)' }} onClick={() => deleting && remove.mutate({ id: deleting.id })}>
-            Delete endpoint
-          </button>
-        </div>
-      </Modal>
+      <ConfirmModal
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete this endpoint?"
+        description="Nothing more is sent to it. Its delivery log is deleted too."
+        confirmLabel="Delete endpoint"
+        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
+        pending={remove.isPending}
+      />
     </section>
   );
 }
