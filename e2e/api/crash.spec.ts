@@ -51,7 +51,11 @@ let fixtures: FixtureServer;
 let server: ChildProcess | undefined;
 
 test.afterAll(async () => {
-  server?.kill('SIGKILL');
+  // a graceful stop, so the server also stops its embedded PostgreSQL
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server!.once('exit', r));
+  }
   await fixtures?.close();
 });
 
