@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { authClient, authErrorMessage } from '../_lib/auth-client';
+import { AuthCard } from '../_components/auth-card';
 
 function slugify(name: string) {
   const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'team';
@@ -35,38 +36,30 @@ export default function OnboardingPage() {
   }
 
   return (
-    <main className="auth-wrap">
-      <div className="auth-card card">
-        <div className="card-body">
-          <div className="brand" style={{ padding: 0 }}>
-            <span className="brand-mark" aria-hidden="true">S</span> Swish
+    <AuthCard title="Create your organization">
+      <p className="muted" style={{ marginBottom: 18 }}>
+        Your school, club or program. You can invite coaches and admins to it later.
+      </p>
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span>Organization name</span>
+          <input className="input" name="name" required maxLength={200} placeholder="Lincoln High Basketball" autoFocus />
+        </label>
+        {error && (
+          <div className="notice notice-danger" role="alert">
+            {error}
           </div>
-          <h1 className="auth-title">Create your organization</h1>
-          <p className="muted" style={{ marginBottom: 18 }}>
-            Your school, club or program. You can invite coaches and admins to it later.
-          </p>
-          <form className="form" onSubmit={submit}>
-            <label className="field">
-              <span>Organization name</span>
-              <input className="input" name="name" required maxLength={200} placeholder="Lincoln High Basketball" autoFocus />
-            </label>
-            {error && (
-              <div className="notice notice-danger" role="alert">
-                {error}
-              </div>
-            )}
-            <button className="btn btn-primary btn-lg" type="submit" disabled={pending}>
-              {pending ? 'Creating…' : 'Create organization'}
-            </button>
-          </form>
-          <p className="auth-foot">
-            Invited by someone? Open the invitation link they sent you.{' '}
-            <button className="btn btn-ghost btn-sm" onClick={() => authClient.signOut().then(() => router.replace('/sign-in'))}>
-              Sign out
-            </button>
-          </p>
-        </div>
-      </div>
-    </main>
+        )}
+        <button className="btn btn-primary btn-lg" type="submit" disabled={pending}>
+          {pending ? 'Creating…' : 'Create organization'}
+        </button>
+      </form>
+      <p className="auth-foot">
+        Invited by someone? Open the invitation link they sent you.{' '}
+        <button className="btn btn-ghost btn-sm" onClick={() => authClient.signOut().then(() => router.replace('/sign-in'))}>
+          Sign out
+        </button>
+      </p>
+    </AuthCard>
   );
 }

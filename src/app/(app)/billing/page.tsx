@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { Pager, usePaging } from '../../_components/pager';
 import { Empty, ErrorState, Loading, useToast } from '../../_components/ui';
 import { formatCents, formatDate, formatDay, formatDuration } from '../../_lib/format';
 import { errorMessage, useTRPC, useTRPCClient, type Outputs } from '../../_lib/trpc';
@@ -154,16 +155,15 @@ function Usage() {
   const [status, setStatus] = useState<UsageStatus | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [cursor, setCursor] = useState<{ starting_after?: string; ending_before?: string }>({});
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
   const [exporting, setExporting] = useState(false);
   const filter: UsageFilter = {
     ...(status ? { status } : {}),
     ...(from ? { 'created[gte]': toUnix(from) } : {}),
     ...(to ? { 'created[lte]': toUnix(to, true) } : {}),
   };
-  const list = useQuery({ ...trpc.usage.list.queryOptions({ limit: 20, ...filter, ...cursor }), placeholderData: keepPreviousData });
-  const reset = () => (setCursor({}), setPage(1));
+  const list = useQuery({ ...trpc.usage.list.queryOptions({ limit: 20, ...filter, ...paging.cursor }), placeholderData: keepPreviousData });
+  const reset = paging.reset;
 
   async function exportCsv() {
     setExporting(true);
@@ -264,19 +264,7 @@ function Usage() {
               </tbody>
             </table>
           </div>
-          <div className="pager">
-            <span>
-              {list.data.total_count} line{list.data.total_count === 1 ? '' : 's'} · page {page}
-            </span>
-            <div className="row">
-              <button className="btn btn-sm" disabled={page === 1} onClick={() => (setCursor(page === 2 ? {} : { ending_before: rows[0].id }), setPage(page - 1))}>
-                Previous
-              </button>
-              <button className="btn btn-sm" disabled={!(cursor.ending_before || list.data.has_more)} onClick={() => (setCursor({ starting_after: rows[rows.length - 1].id }), setPage(page + 1))}>
-                Next
-              </button>
-            </div>
-          </div>
+          <Pager paging={paging} total={list.data.total_count} hasMore={list.data.has_more} rows={rows} noun="line" />
         </>
       )}
     </section>

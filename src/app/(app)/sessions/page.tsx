@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense, useEffect, useState } from 'react';
+import { Pager, usePaging } from '../../_components/pager';
 import { Empty, ErrorState, Icon, Loading, ProgressCell, StatusBadge } from '../../_components/ui';
 import { formatDate, formatDuration } from '../../_lib/format';
 import { useTRPC } from '../../_lib/trpc';
@@ -29,13 +30,9 @@ function SessionsList() {
   const [q, setQ] = useState('');
   const [status, setStatus] = useState<Status | ''>((params.get('status') as Status) ?? '');
   const [group, setGroup] = useState(params.get('group') ?? '');
-  const [cursor, setCursor] = useState<{ starting_after?: string; ending_before?: string }>({});
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
   const search = useDebounced(q.trim(), 250);
-  useEffect(() => {
-    setCursor({});
-    setPage(1);
-  }, [search, status, group]);
+  useEffect(() => paging.reset(), [search, status, group]);
 
   const groups = useQuery(trpc.dashboard.groups.list.queryOptions());
   const list = useQuery({
@@ -44,7 +41,7 @@ function SessionsList() {
       ...(status ? { status } : {}),
       ...(group ? { group } : {}),
       ...(search ? { q: search } : {}),
-      ...cursor,
+      ...paging.cursor,
     }),
     placeholderData: keepPreviousData,
     // live status: poll fast while anything on the page is in progress
@@ -53,8 +50,6 @@ function SessionsList() {
 
   const filtered = Boolean(search || status || group);
   const rows = list.data?.data ?? [];
-  const hasPrev = page > 1;
-  const hasNext = list.data ? (cursor.ending_before ? true : list.data.has_more) : false;
 
   return (
     <div className="page">
@@ -182,33 +177,7 @@ function SessionsList() {
                 </tbody>
               </table>
             </div>
-            <div className="pager">
-              <span>
-                {list.data.total_count} session{list.data.total_count === 1 ? '' : 's'} · page {page}
-              </span>
-              <div className="row">
-                <button
-                  className="btn btn-sm"
-                  disabled={!hasPrev}
-                  onClick={() => {
-                    setCursor(page - 1 === 1 ? {} : { ending_before: rows[0].id });
-                    setPage(page - 1);
-                  }}
-                >
-                  Previous
-                </button>
-                <button
-                  className="btn btn-sm"
-                  disabled={!hasNext}
-                  onClick={() => {
-                    setCursor({ starting_after: rows[rows.length - 1].id });
-                    setPage(page + 1);
-                  }}
-                >
-                  Next
-                </button>
-              </div>
-            </div>
+            <Pager paging={paging} total={list.data.total_count} hasMore={list.data.has_more} rows={rows} noun="session" />
           </>
         )}
       </div>

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient, authErrorMessage } from '../../_lib/auth-client';
+import { AuthCard } from '../../_components/auth-card';
 
 /** An invitation link: sign in (or up) with the invited email, then accept. */
 export default function InvitePage() {
@@ -31,46 +32,38 @@ export default function InvitePage() {
   }
 
   return (
-    <main className="auth-wrap">
-      <div className="auth-card card">
-        <div className="card-body">
-          <div className="brand" style={{ padding: 0 }}>
-            <span className="brand-mark" aria-hidden="true">S</span> Swish
+    <AuthCard title="You are invited">
+      {session.isPending ? (
+        <p className="muted">Checking your sign-in…</p>
+      ) : !session.data ? (
+        <>
+          <p className="muted" style={{ marginBottom: 16 }}>
+            Sign in or create an account with the email address the invitation was sent to, then accept it.
+          </p>
+          <div className="row">
+            <Link className="btn btn-primary" href={`/sign-up?next=${next}`}>
+              Create account
+            </Link>
+            <Link className="btn" href={`/sign-in?next=${next}`}>
+              Sign in
+            </Link>
           </div>
-          <h1 className="auth-title">You are invited</h1>
-          {session.isPending ? (
-            <p className="muted">Checking your sign-in…</p>
-          ) : !session.data ? (
-            <>
-              <p className="muted" style={{ marginBottom: 16 }}>
-                Sign in or create an account with the email address the invitation was sent to, then accept it.
-              </p>
-              <div className="row">
-                <Link className="btn btn-primary" href={`/sign-up?next=${next}`}>
-                  Create account
-                </Link>
-                <Link className="btn" href={`/sign-in?next=${next}`}>
-                  Sign in
-                </Link>
-              </div>
-            </>
-          ) : (
-            <>
-              <p className="muted" style={{ marginBottom: 16 }}>
-                Signed in as <strong>{session.data.user.email}</strong>. Accept to join the organization.
-              </p>
-              {error && (
-                <div className="notice notice-danger" role="alert" style={{ marginBottom: 12 }}>
-                  {error}
-                </div>
-              )}
-              <button className="btn btn-primary btn-lg" onClick={accept} disabled={pending}>
-                {pending ? 'Joining…' : 'Accept invitation'}
-              </button>
-            </>
+        </>
+      ) : (
+        <>
+          <p className="muted" style={{ marginBottom: 16 }}>
+            Signed in as <strong>{session.data.user.email}</strong>. Accept to join the organization.
+          </p>
+          {error && (
+            <div className="notice notice-danger" role="alert" style={{ marginBottom: 12 }}>
+              {error}
+            </div>
           )}
-        </div>
-      </div>
-    </main>
+          <button className="btn btn-primary btn-lg" onClick={accept} disabled={pending}>
+            {pending ? 'Joining…' : 'Accept invitation'}
+          </button>
+        </>
+      )}
+    </AuthCard>
   );
 }
