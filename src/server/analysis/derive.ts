@@ -8,9 +8,6 @@ import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction
  * corrections re-run the box-score part on edited shots.
  */
 
-export type { BoxScore };
-export { emptyBoxScore };
-
 /**
  * Scoring systems (`options.point_system`): 2 (default) — 2 inside the arc, 3 beyond, 1 per
  * free throw; 1 — 1 inside, 2 beyond, 1 per free throw (FIBA 3x3, streetball).

@@ -8,8 +8,6 @@ import { analyseVideo } from './index';
 import { matchShots } from './scoring';
 import type { AnalysisResult, ShotAction } from './types';
 
-const synthAvailable = existsSync(new URL('./synth/render.ts', import.meta.url));
-
 interface Case {
   name: string;
   options: Record<string, unknown>;
@@ -47,7 +45,7 @@ async function prepare(): Promise<void> {
 
 const shotsOf = (r: AnalysisResult) => r.actions.filter((a): a is ShotAction => a.type === 'shot');
 
-describe.skipIf(!synthAvailable)('synthetic clips (one case each)', () => {
+describe('synthetic clips (one case each)', () => {
   beforeAll(prepare, 600_000);
 
   for (const name of ['made', 'missed', 'rim-out', 'free-throw', 'three']) {
@@ -106,8 +104,3 @@ describe.skipIf(!synthAvailable)('synthetic clips (one case each)', () => {
   });
 });
 
-if (!synthAvailable) {
-  describe('synthetic clips', () => {
-    it.skip('skipped: the synthetic generator (src/server/analysis/synth) is not present', () => {});
-  });
-}

@@ -13,9 +13,6 @@ type ShotRow = typeof shots.$inferSelect;
 type HighlightRow = typeof highlights.$inferSelect;
 type PlayerRow = typeof players.$inferSelect;
 
-/** An all-zero box score (a session or player with nothing counted yet). */
-export const EMPTY_BOX_SCORE: Readonly<BoxScoreJson> = Object.freeze(emptyBoxScore());
-
 const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 export function toApiShot(row: ShotRow) {

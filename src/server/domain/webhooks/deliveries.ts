@@ -5,7 +5,8 @@ import { notFound } from '../errors';
 import { getEvent, type ApiEvent, type EventType } from '../events/events';
 import { isId, newId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
-import { EMPTY_BOX_SCORE, type ApiSession } from '../sessions/serialize';
+import { emptyBoxScore } from '../../analysis/box-score';
+import type { ApiSession } from '../sessions/serialize';
 import { retryScheduleSeconds } from './config';
 import { endpointRow } from './endpoints';
 
@@ -225,7 +226,7 @@ function sampleEvent(type: EventType, groupId: string): ApiEvent {
     highlights: list('highlights'),
     shots: list('shots'),
     players: list('players'),
-    totals: { ...EMPTY_BOX_SCORE },
+    totals: emptyBoxScore(),
     video: { url: null, preview_url: null, '1080p': null, '720p': null, '360p': null, width: processed ? 1920 : null, height: processed ? 1080 : null, fps: processed ? 30 : null },
     artifacts: { actions: null, balls: null, hoops: null, clusters: null },
     error: processed ? null : { code: 'source_unavailable', message: 'This is a test event: no video was processed.' },

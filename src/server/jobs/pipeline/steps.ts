@@ -1,4 +1,6 @@
+import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { extname, join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { deriveSession, type PointSystem } from '../../analysis/derive';
@@ -121,7 +123,7 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
   if (Math.min(probe.width, probe.height) > maxVideoHeight()) {
     throw new ProcessingFailure('video_too_large', `The video is ${Math.min(probe.width, probe.height)}p; the limit is ${maxVideoHeight()}p.`);
   }
-  const ext = probe.codec && /mov|quicktime/i.test(local) ? 'mov' : 'mp4';
+  const ext = extname(local).toLowerCase() === '.mov' ? 'mov' : 'mp4';
   const originalKey = mediaKeys.sessionOriginal(sessionId, ext);
   await getMediaStorage().putFile(originalKey, local, undefined, { move: false });
   return { originalKey, probe };
@@ -136,8 +138,6 @@ export async function materialise(key: string, dest: string): Promise<string> {
   }
   const obj = await storage.get(key);
   if (!obj) throw new ProcessingFailure('source_unavailable', 'The stored source is gone.');
-  const { createWriteStream } = await import('node:fs');
-  const { pipeline } = await import('node:stream/promises');
   await pipeline(obj.stream, createWriteStream(dest));
   return dest;
 }
