@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { events, highlights, players, sessions, shots, type BoxScoreJson, type SessionVideoKeys } from '../../db/schema';
 import { settleHold, voidHold } from '../billing/holds';
@@ -18,30 +18,49 @@ export async function loadSession(db: Database, sessionId: string) {
   return row ?? null;
 }
 
-/** queued → processing. Returns false when the session is already finished (nothing to do). */
+/*
+ * Liveness. `heartbeat_at` is set while a pipeline stage runs (at its start and on each
+ * progress beat) and cleared when the stage ends: between stages a run may wait for a
+ * processing slot behind other games (the concurrency limit counts running steps, as
+ * Inngest's does), and waiting in line is not silence. A running stage silent for the job
+ * timeout is stale; a run parked between stages is stale only after the queue timeout.
+ */
+
+/** queued → processing (parked until its first stage starts). Returns false when the session is already finished (nothing to do). */
 export async function markProcessing(db: Database, sessionId: string): Promise<boolean> {
   const [row] = await db
     .update(sessions)
-    .set({ status: 'processing', startedAt: sql`coalesce(${sessions.startedAt}, now())`, heartbeatAt: sql`now()`, stage: 'queued', progress: 0 })
+    .set({ status: 'processing', startedAt: sql`coalesce(${sessions.startedAt}, now())`, heartbeatAt: null, stage: 'queued', progress: 0 })
     .where(and(eq(sessions.id, sessionId), inArray(sessions.status, ['queued', 'processing'])))
     .returning({ id: sessions.id });
   return Boolean(row);
 }
 
-/** Records how long a pipeline stage took (merged into `sessions.timings`). */
-export async function recordStageTiming(db: Database, sessionId: string, stage: string, ms: number): Promise<void> {
+/** A pipeline stage starts: the job timeout watches it from now. */
+export async function beginStage(db: Database, sessionId: string): Promise<void> {
   await db
     .update(sessions)
-    .set({ timings: sql`${sessions.timings} || jsonb_build_object(${stage}::text, ${Math.round(ms)}::int)` })
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.status, 'processing')));
+}
+
+/** A pipeline stage ended: records how long it took (merged into `sessions.timings`) and parks the run. */
+export async function endStage(db: Database, sessionId: string, stage: string, ms: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ timings: sql`${sessions.timings} || jsonb_build_object(${stage}::text, ${Math.round(ms)}::int)`, heartbeatAt: null })
     .where(eq(sessions.id, sessionId));
 }
 
-/** Dashboard progress and the liveness signal the job timeout watches. */
+/**
+ * Dashboard progress and the liveness signal the job timeout watches. Only while a stage
+ * runs: a late, throttled beat never un-parks a run whose stage has ended.
+ */
 export async function recordProgress(db: Database, sessionId: string, stage: string, progress: number): Promise<void> {
   await db
     .update(sessions)
     .set({ stage, progress: Math.max(0, Math.min(100, Math.round(progress))), heartbeatAt: sql`now()` })
-    .where(and(eq(sessions.id, sessionId), eq(sessions.status, 'processing')));
+    .where(and(eq(sessions.id, sessionId), eq(sessions.status, 'processing'), isNotNull(sessions.heartbeatAt)));
 }
 
 export interface CompletedMedia {
@@ -151,12 +170,23 @@ export async function failSession(
   });
 }
 
-/** Sessions in `processing` with no sign of life for `timeoutSeconds` (the job timeout). */
-export async function staleSessions(db: Database, timeoutSeconds: number) {
+/**
+ * Sessions in `processing` whose running stage showed no sign of life for `jobTimeoutSeconds`,
+ * or that have been parked between stages for longer than `queueTimeoutSeconds` since they started.
+ */
+export async function staleSessions(db: Database, opts: { jobTimeoutSeconds: number; queueTimeoutSeconds: number }) {
   return db
     .select({ id: sessions.id, organizationId: sessions.organizationId })
     .from(sessions)
-    .where(and(eq(sessions.status, 'processing'), sql`${sessions.heartbeatAt} < now() - make_interval(secs => ${timeoutSeconds})`));
+    .where(
+      and(
+        eq(sessions.status, 'processing'),
+        or(
+          sql`${sessions.heartbeatAt} < now() - make_interval(secs => ${opts.jobTimeoutSeconds})`,
+          and(isNull(sessions.heartbeatAt), sql`${sessions.startedAt} < now() - make_interval(secs => ${opts.queueTimeoutSeconds})`),
+        ),
+      ),
+    );
 }
 
 /** Sessions still `queued` after `seconds` (their start event may have been lost). */

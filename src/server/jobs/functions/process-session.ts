@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
-import { completeSession, failSession, markProcessing, recordProgress, recordStageTiming } from '../../domain/sessions/lifecycle';
+import { beginStage, completeSession, endStage, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
 import { renderSessionMedia } from '../../media/renditions';
 import { getMediaStorage } from '../../media/storage';
@@ -13,18 +13,19 @@ import { ProcessingFailure } from '../pipeline/source';
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
 
 /**
- * Runs a stage and records its wall time; a known failure becomes a value (memoised),
- * anything else is retried by Inngest.
+ * Runs a stage under the job timeout's watch and records its wall time; a known failure
+ * becomes a value (memoised), anything else is retried by Inngest.
  */
 async function attempt<T>(sessionId: string, stage: string, fn: () => Promise<T>): Promise<Outcome<T>> {
   const t0 = performance.now();
+  await beginStage(getDb(), sessionId);
   try {
     return { ok: true, value: await fn() };
   } catch (err) {
     if (err instanceof ProcessingFailure) return { ok: false, code: err.code, message: err.message };
     throw err;
   } finally {
-    await recordStageTiming(getDb(), sessionId, stage, performance.now() - t0).catch(() => {});
+    await endStage(getDb(), sessionId, stage, performance.now() - t0).catch(() => {});
   }
 }
 
@@ -116,7 +117,7 @@ export const processSession = inngest.createFunction(
           }),
         },
       });
-      await recordStageTiming(db, sessionId, 'settle', performance.now() - t0);
+      await endStage(db, sessionId, 'settle', performance.now() - t0);
       return done;
     });
     if (!completed) throw new NonRetriableError(`session ${sessionId} could not be completed (already failed?)`);

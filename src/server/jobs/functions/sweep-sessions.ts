@@ -13,9 +13,9 @@ const REQUEUE_AFTER_SECONDS = 120;
 const queueTimeoutSeconds = () => Number(process.env.SWISH_QUEUE_TIMEOUT ?? 86_400);
 
 /**
- * Every minute: fails sessions whose pipeline went silent for SWISH_JOB_TIMEOUT (a crashed
- * or stuck run: `timeout`, hold voided, event recorded) or that waited in the queue past
- * SWISH_QUEUE_TIMEOUT, and re-sends the start event of
+ * Every minute: fails sessions whose running stage went silent for SWISH_JOB_TIMEOUT (a
+ * crashed or stuck run: `timeout`, hold voided, event recorded) or that waited — queued, or
+ * parked between stages behind other games — past SWISH_QUEUE_TIMEOUT, and re-sends the start event of
  * sessions still queued (it may have been lost when the engine was unreachable at submit;
  * the pipeline is idempotent per session, so a duplicate start does nothing).
  */
@@ -25,7 +25,8 @@ export const sweepSessions = inngest.createFunction(
     const db = getDb();
     const timedOut = await step.run('fail-stale', async () => {
       const out: Array<{ eventId: string; organizationId: string }> = [];
-      const stale = [...(await staleSessions(db, jobTimeoutSeconds())), ...(await queuedSessionsOlderThan(db, queueTimeoutSeconds()))];
+      const limits = { jobTimeoutSeconds: jobTimeoutSeconds(), queueTimeoutSeconds: queueTimeoutSeconds() };
+      const stale = [...(await staleSessions(db, limits)), ...(await queuedSessionsOlderThan(db, limits.queueTimeoutSeconds))];
       for (const s of stale) {
         const failed = await failSession(db, { sessionId: s.id, code: 'timeout' });
         if (failed) out.push({ eventId: failed.eventId, organizationId: s.organizationId });
