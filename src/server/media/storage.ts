@@ -431,7 +431,18 @@ export function getMediaStorage(): MediaStorage {
 /** Replaces the singleton (tests, or a process that configures storage itself). */
 export function setMediaStorage(storage: MediaStorage | undefined): void {
   instance = storage;
+  signedUrls.clear();
 }
+
+/**
+ * Signed URLs are deterministic within an hour (both backends round the signing time and
+ * the expiry to the hour), so they are cached per (hour, expiry hour, key): a session read
+ * again and again — a dashboard polling, a client paging — signs each of its URLs once an
+ * hour instead of on every read (signing is most of the CPU of serialising a session).
+ */
+const signedUrls = new Map<string, string>();
+const SIGNED_URL_CACHE_SIZE = 100_000;
+let signedUrlsHour = 0;
 
 /**
  * The URL clients fetch a stored object from (signed local URL or presigned S3 URL), or
@@ -439,7 +450,20 @@ export function setMediaStorage(storage: MediaStorage | undefined): void {
  */
 export function mediaUrl(key: string | null | undefined, ttlSeconds?: number): string | null {
   if (!key) return null;
-  return getMediaStorage().url(key, ttlSeconds);
+  const now = Date.now() / 1000;
+  const hour = Math.floor(now / 3600);
+  if (hour !== signedUrlsHour || signedUrls.size >= SIGNED_URL_CACHE_SIZE) {
+    signedUrls.clear();
+    signedUrlsHour = hour;
+  }
+  const ttl = ttlSeconds ?? Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400);
+  const cacheKey = `${Math.floor((now + ttl) / 3600)} ${ttl} ${key}`;
+  let url = signedUrls.get(cacheKey);
+  if (url === undefined) {
+    url = getMediaStorage().url(key, ttl);
+    signedUrls.set(cacheKey, url);
+  }
+  return url;
 }
 
 /** The object key layout, in one place so the pipeline, the route and cleanup agree. */
