@@ -49,6 +49,8 @@ export default defineConfig({
       // processing limits small enough to test: a 1440p source is too large, a silent job times out
       SWISH_MAX_VIDEO_HEIGHT: '1080',
       SWISH_JOB_TIMEOUT: '30',
+      // a failing step is retried after ~0.3, 0.6, 1.2 s instead of 5, 10, 20 s
+      SWISH_ENGINE_RETRY_BASE_MS: '300',
       // webhook retries after 1 s and 1 s instead of the Standard Webhooks schedule (3 attempts)
       SWISH_WEBHOOK_RETRY_SCHEDULE: '0,1,1',
       // a dashboard sign-up gets starter credit (the embedded default, stated for clarity)

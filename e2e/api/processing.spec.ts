@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createOrg, type TestOrg } from '../helpers';
@@ -113,4 +113,45 @@ test('every failure fails the session with its code, voids the hold and records 
   const events = await (await request.get('/v1/events?type=session.failed&limit=100', { headers: org.auth })).json();
   expect(events.total_count).toBe(failures.length);
   for (const e of events.data) expect(e.data.object.error.code).toBe(failures[ids.indexOf(e.data.object.id)][1]);
+});
+
+/** Kills (SIGKILL) every process of this machine whose command line contains `needle`; returns how many. */
+function killProcesses(needle: string): number {
+  let killed = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) {
+        process.kill(Number(pid), 'SIGKILL');
+        killed += 1;
+      }
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return killed;
+}
+
+test('an analysis that keeps crashing (killed like an out-of-memory process) fails as unknown after the retries', async ({ request }) => {
+  const org = await createOrg(10_000);
+  const id = await submit(request, org, fixtures.url('game.mp4'));
+  // the analyser runs as a child process whose arguments name the session's work directory:
+  // kill it every time it starts, as the kernel's OOM killer would
+  let kills = 0;
+  let s;
+  for (const deadline = Date.now() + 120_000; ; ) {
+    kills += killProcesses(id);
+    s = await (await request.get(`/v1/sessions/${id}`, { headers: org.auth })).json();
+    if (s.status === 'failed' || s.status === 'processed' || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(s.status).toBe('failed');
+  expect(kills).toBeGreaterThanOrEqual(4); // the first attempt and 3 retries
+  expect(s.error.code).toBe('unknown');
+  // the customer gets the generic message, never the internals (stderr, paths) of the crash
+  expect(s.error.message).toBe('Processing failed because of an internal error.');
+  expect(s.cost_cents).toBeNull();
+  const balance = await (await request.get('/v1/balance', { headers: org.auth })).json();
+  expect(balance).toMatchObject({ credit_cents: 10_000, held_cents: 0 });
+  const events = await (await request.get(`/v1/events?session=${id}`, { headers: org.auth })).json();
+  expect(events.data.map((e: { type: string }) => e.type)).toEqual(['session.failed']);
 });

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
+import { logger } from '../../logger';
 import { beginStage, completeSession, endStage, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
 import { renderSessionMedia } from '../../media/renditions';
@@ -46,9 +47,9 @@ export const processSession = inngest.createFunction(
     retries: 3,
     onFailure: async ({ event, error, step }) => {
       const sessionId = event.data.event.data.session_id as string;
-      const failed = await step.run('fail-unknown', () =>
-        failSession(getDb(), { sessionId, code: 'unknown', message: `Processing failed: ${error.message.slice(0, 300)}` }),
-      );
+      // the customer sees the generic message; the cause (stderr, paths) stays in the logs
+      logger.error({ sessionId, err: error }, 'processing failed after its retries');
+      const failed = await step.run('fail-unknown', () => failSession(getDb(), { sessionId, code: 'unknown' }));
       if (failed) await step.sendEvent('fan-out-failed', eventRecorded.create({ event_id: failed.eventId, organization_id: event.data.event.data.organization_id as string }));
     },
   },
