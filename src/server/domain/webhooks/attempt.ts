@@ -95,6 +95,10 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
   }
 
   await db.transaction(async (tx) => {
+    // The delivery log commits without waiting for its WAL flush: a crash can only lose the
+    // newest commits (WAL order), together with the engine's record of this step, and the
+    // step then runs again — an at-least-once redelivery, which receivers dedupe by webhook-id.
+    await tx.execute(sql`set local synchronous_commit = off`);
     await tx
       .insert(webhookDeliveryAttempts)
       .values({

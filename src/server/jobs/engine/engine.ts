@@ -135,7 +135,16 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('the embedded Inngest engine needs DATABASE_URL');
 
-  const sql = postgres(databaseUrl, { max: Math.max(4, Math.ceil(workers / 2)), onnotice: () => {}, idle_timeout: 30 });
+  // The engine's bookkeeping (leases, step results, queue items) commits asynchronously: a
+  // commit no longer waits for its WAL flush, which was most of the time of an engine call.
+  // Losing the last moments of it in a crash only replays steps, which at-least-once
+  // execution allows anyway; received events stay synchronous (see insertEvents).
+  const sql = postgres(databaseUrl, {
+    max: Math.max(4, Math.ceil(workers / 2)),
+    onnotice: () => {},
+    idle_timeout: 30,
+    connection: { synchronous_commit: 'off' },
+  });
   const appIds = new Set<string>();
   const inFlight = new Map<Promise<void>, AbortController>();
   let syncing = false;

@@ -121,11 +121,14 @@ export async function saveApp(
 
 /**
  * Stores received events; they are fanned out to triggers and waiters by `processEvent`.
- * Events carrying an id already seen are accepted once (the first one wins).
+ * Events carrying an id already seen are accepted once (the first one wins). The commit is
+ * synchronous even on the engine's asynchronous connection: a sender told "accepted" never
+ * loses its event, whatever crashes next.
  */
 export async function insertEvents(sql: Sql, events: EventInput[], now: number): Promise<string[]> {
   const ids: string[] = [];
   await sql.begin(async (tx) => {
+    await tx`set local synchronous_commit = on`;
     for (const e of events) {
       const id = ulid(now);
       const payload: InngestEvent = { name: e.name, data: e.data ?? {}, id: e.id || id, ts: e.ts || now, ...(e.v ? { v: e.v } : {}), ...(e.user ? { user: e.user } : {}) };
