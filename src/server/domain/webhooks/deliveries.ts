@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { events, groups, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookDeliveryKind, type WebhookDeliveryStatus } from '../../db/schema';
 import { notFound } from '../errors';
@@ -262,4 +262,19 @@ export async function getWebhookDelivery(db: DbOrTx, opts: { organizationId: str
   if (!row) return null;
   const [api] = await toApiDeliveries(db, [row]);
   return api;
+}
+
+/** Days a finished delivery (and its attempts) stays in the log (SWISH_WEBHOOK_LOG_RETENTION_DAYS, default 30). */
+export const deliveryRetentionDays = () => Number(process.env.SWISH_WEBHOOK_LOG_RETENTION_DAYS ?? 30);
+
+/**
+ * Deletes finished deliveries (succeeded, failed, cancelled) created before `olderThan`, with
+ * their attempts; pending ones stay whatever their age. Returns how many were deleted.
+ */
+export async function purgeWebhookDeliveries(db: DbOrTx, olderThan: Date): Promise<number> {
+  const deleted = await db
+    .delete(webhookDeliveries)
+    .where(and(ne(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.createdAt, olderThan)))
+    .returning({ id: webhookDeliveries.id });
+  return deleted.length;
 }

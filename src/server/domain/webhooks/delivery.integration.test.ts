@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeOrg } from '../../../test/db';
-import { webhookEndpoints } from '../../db/schema';
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from '../../db/schema';
 import { inngest } from '../../jobs/client';
 import { startTestInngest, type TestInngest } from '../../jobs/engine/testing';
 import { eventRecorded } from '../../jobs/events';
@@ -11,7 +11,7 @@ import { webhookFanOut } from '../../jobs/functions/webhook-fan-out';
 import { notifyWebhookDeliveryRequested } from '../../jobs/notify';
 import { listEvents, recordEvent, type ApiEvent, type EventType } from '../events/events';
 import { createSession } from '../sessions/create-session';
-import { createRedelivery, createTestDelivery, getWebhookDelivery, listWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
+import { createRedelivery, createTestDelivery, deliveryRetentionDays, getWebhookDelivery, listWebhookDeliveries, purgeWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
 import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from './endpoints';
 import { startLocalReceiver, type LocalReceiver, type ReceiverReply } from './local-receiver';
 
@@ -321,5 +321,24 @@ describe('webhook delivery', () => {
     expect(payload).toMatchObject({ object: 'event', type: 'session.failed', data: { object: { object: 'session', status: 'failed', metadata: { swish_test: 'true' } } } });
     expect(payload.id).toBe(test.event);
     expect((await listEvents(db, { organizationId: org.id, params: {} })).data.map((e) => e.id)).not.toContain(test.event);
+  });
+
+  it('the retention purge deletes old finished deliveries with their attempts, never pending ones', async () => {
+    const { db, org } = await makeOrg({ grantCents: 100_000 });
+    const r = await receiver();
+    const endpoint = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } });
+    await emit(org);
+    const [old] = await finished(db, org.id, endpoint.id);
+    const pending = await createTestDelivery(db, { organizationId: org.id, endpointId: endpoint.id, type: 'session.failed' }); // never announced: stays pending
+    await db.update(webhookDeliveries).set({ createdAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(webhookDeliveries.organizationId, org.id));
+    await emit(org);
+    await until('the new delivery', async () => (await deliveriesOf(db, org.id, endpoint.id)).filter((d) => d.status === 'succeeded').length === 2);
+
+    expect(await purgeWebhookDeliveries(db, new Date(Date.now() - deliveryRetentionDays() * 86_400_000))).toBeGreaterThanOrEqual(1);
+    const left = await deliveriesOf(db, org.id, endpoint.id);
+    expect(left.map((d) => d.id)).not.toContain(old.id);
+    expect(left.map((d) => d.id)).toContain(pending.id);
+    expect(left.filter((d) => d.status === 'succeeded')).toHaveLength(1);
+    expect(await db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, old.id))).toEqual([]);
   });
 });

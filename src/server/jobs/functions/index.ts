@@ -3,6 +3,7 @@ import { expireUploads } from './expire-uploads';
 import { expireCredits } from './expire-credits';
 import { processSession } from './process-session';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys';
+import { purgeWebhookDeliveries } from './purge-webhook-deliveries';
 import { webhookDeliver } from './webhook-deliver';
 import { webhookFanOut } from './webhook-fan-out';
 import { sweepSessions } from './sweep-sessions';
@@ -11,4 +12,4 @@ import { sweepSessions } from './sweep-sessions';
  * Every Inngest function the service serves at /api/inngest, one per file in this folder.
  * The embedded engine and Inngest Cloud both learn them from this list when the app syncs.
  */
-export const functions: InngestFunction.Any[] = [processSession, sweepSessions, expireCredits, purgeIdempotencyKeys, webhookFanOut, webhookDeliver, expireUploads];
+export const functions: InngestFunction.Any[] = [processSession, sweepSessions, expireCredits, purgeIdempotencyKeys, webhookFanOut, webhookDeliver, expireUploads, purgeWebhookDeliveries];
