@@ -1,3 +1,5 @@
+import { getDb } from '../db/client';
+import { cancelPendingDelivery } from '../domain/webhooks/deliveries';
 import { logger } from '../logger';
 import { inngest } from './client';
 import { sessionSubmitted, webhookDeliveryRequested } from './events';
@@ -19,10 +21,16 @@ export async function notifySessionSubmitted(sessionId: string, organizationId: 
 /**
  * Starts the run of a webhook delivery created outside the fan-out (a manual redelivery or
  * a test). Unlike a submit, a failure to queue it is reported to the caller (500), who can
- * simply ask again.
+ * simply ask again; the delivery is marked `cancelled` so the log never shows a delivery
+ * pending forever.
  */
 export async function notifyWebhookDeliveryRequested(delivery: { id: string; endpoint: string }, organizationId: string): Promise<void> {
-  await inngest.send(
-    webhookDeliveryRequested.create({ delivery_id: delivery.id, endpoint_id: delivery.endpoint, organization_id: organizationId }, { id: delivery.id }),
-  );
+  try {
+    await inngest.send(
+      webhookDeliveryRequested.create({ delivery_id: delivery.id, endpoint_id: delivery.endpoint, organization_id: organizationId }, { id: delivery.id }),
+    );
+  } catch (err) {
+    await cancelPendingDelivery(getDb(), delivery.id).catch((e) => logger.error({ err: e, deliveryId: delivery.id }, 'could not cancel an unqueued delivery'));
+    throw err;
+  }
 }

@@ -278,3 +278,11 @@ export async function purgeWebhookDeliveries(db: DbOrTx, olderThan: Date): Promi
     .returning({ id: webhookDeliveries.id });
   return deleted.length;
 }
+
+/** Marks a delivery that was never queued `cancelled` (only while it is still pending, without attempts). */
+export async function cancelPendingDelivery(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ status: 'cancelled', completedAt: new Date() })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending'), sql`not exists (select 1 from ${webhookDeliveryAttempts} a where a.delivery_id = ${webhookDeliveries.id})`));
+}

@@ -341,4 +341,17 @@ describe('webhook delivery', () => {
     expect(left.filter((d) => d.status === 'succeeded')).toHaveLength(1);
     expect(await db.select().from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, old.id))).toEqual([]);
   });
+
+  // last: stops the engine this file shares
+  it('a redelivery that cannot be queued (engine unreachable) is reported and cancelled, never left pending', async () => {
+    const { db, org } = await makeOrg({ grantCents: 100_000 });
+    const r = await receiver();
+    const endpoint = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } });
+    const event = await emit(org);
+    await finished(db, org.id, endpoint.id);
+    await jobs.stop();
+    const again = await createRedelivery(db, { organizationId: org.id, eventId: event.id, endpointId: endpoint.id });
+    await expect(notifyWebhookDeliveryRequested(again, org.id)).rejects.toThrow();
+    expect(await getWebhookDelivery(db, { organizationId: org.id, id: again.id })).toMatchObject({ status: 'cancelled', attempt_count: 0 });
+  }, 60_000);
 });
