@@ -13,9 +13,10 @@ import { startFixtureServer, type FixtureServer } from '../media-fixtures';
  */
 test.describe.configure({ timeout: 400_000 });
 
-const PORT = 3120;
-const DATA_DIR = '.data/e2e-crash';
-const DB_PORT = '54389';
+// its own server, on ports derived from the suite's (E2E_PORT / E2E_DB_PORT) so parallel suites never collide
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 20;
+const DATA_DIR = `${process.env.E2E_DATA_DIR ?? '.data/e2e'}-crash`;
+const DB_PORT = String(Number(process.env.E2E_DB_PORT ?? 54349) + 40);
 const base = `http://127.0.0.1:${PORT}`;
 
 function startServer(): ChildProcess {
