@@ -115,12 +115,13 @@ test('every failure fails the session with its code, voids the hold and records 
   for (const e of events.data) expect(e.data.object.error.code).toBe(failures[ids.indexOf(e.data.object.id)][1]);
 });
 
-/** Kills (SIGKILL) every process of this machine whose command line contains `needle`; returns how many. */
-function killProcesses(needle: string): number {
+/** Kills (SIGKILL) every process of this machine whose command line contains all of `needles`; returns how many. */
+function killProcesses(...needles: string[]): number {
   let killed = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (needles.every((n) => cmdline.includes(n))) {
         process.kill(Number(pid), 'SIGKILL');
         killed += 1;
       }
@@ -134,15 +135,16 @@ function killProcesses(needle: string): number {
 test('an analysis that keeps crashing (killed like an out-of-memory process) fails as unknown after the retries', async ({ request }) => {
   const org = await createOrg(10_000);
   const id = await submit(request, org, fixtures.url('game.mp4'));
-  // the analyser runs as a child process whose arguments name the session's work directory:
-  // kill it every time it starts, as the kernel's OOM killer would
+  // the analyser runs as a child process (analysis/job.ts) whose arguments name the session's
+  // work directory: kill it every time it starts, as the kernel's OOM killer would (and only
+  // it: the source step's ffprobe names the session too)
   let kills = 0;
+  const killer = setInterval(() => (kills += killProcesses('analysis/job.ts', id)), 100);
   let s;
-  for (const deadline = Date.now() + 120_000; ; ) {
-    kills += killProcesses(id);
-    s = await (await request.get(`/v1/sessions/${id}`, { headers: org.auth })).json();
-    if (s.status === 'failed' || s.status === 'processed' || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    s = await waitFinished(request, org, id);
+  } finally {
+    clearInterval(killer);
   }
   expect(s.status).toBe('failed');
   expect(kills).toBeGreaterThanOrEqual(4); // the first attempt and 3 retries

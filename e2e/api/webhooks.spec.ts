@@ -38,7 +38,9 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
     const v = await fn();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
+    // at most 40 polls a minute: the test org's key has the API's 60 requests per minute, and a
+    // session waiting for the processing slot behind other tests' games can take a while
+    await new Promise((r) => setTimeout(r, 1500));
   }
 }
 
