@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { getAutoRecharge, updateAutoRecharge } from '../../../domain/billing/auto-recharge';
 import { creditStatement } from '../../../domain/billing/statement';
+import { createCheckout } from '../../../domain/billing/stripe';
 import { listTopups, requestTopup } from '../../../domain/billing/topups';
+import { publicBaseUrl } from '../../../media/urls';
 import { adminProcedure } from '../../procedures';
 
 /** An admin asks for a top-up paid by invoice; an operator approves it with the CLI. */
@@ -20,3 +23,27 @@ export const statementRoute = adminProcedure
     const from = new Date(to.getTime() - (input?.days ?? 30) * 86_400_000);
     return creditStatement(ctx.db, { organizationId: ctx.auth.organizationId, from, to });
   });
+
+/**
+ * Card top-up: a Stripe Checkout Session for the amount; the page redirects to its URL and
+ * Stripe sends the admin back to the billing page. Credit arrives with the webhook.
+ */
+export const checkoutRoute = adminProcedure
+  .input(z.object({ amount_cents: z.number().int() }).strict())
+  .mutation(({ ctx, input }) =>
+    createCheckout(ctx.db, { organizationId: ctx.auth.organizationId, amountCents: input.amount_cents, returnUrl: `${publicBaseUrl()}/billing` }),
+  );
+
+export const getAutoRechargeRoute = adminProcedure.query(({ ctx }) => getAutoRecharge(ctx.db, ctx.auth.organizationId));
+
+/** Turning auto-recharge on needs card payments and a saved card (409 `payment_provider_missing`). */
+export const updateAutoRechargeRoute = adminProcedure
+  .input(z.object({ enabled: z.boolean(), threshold_cents: z.number().int(), amount_cents: z.number().int() }).strict())
+  .mutation(({ ctx, input }) =>
+    updateAutoRecharge(ctx.db, {
+      organizationId: ctx.auth.organizationId,
+      enabled: input.enabled,
+      thresholdCents: input.threshold_cents,
+      amountCents: input.amount_cents,
+    }),
+  );
