@@ -185,7 +185,8 @@ describe('concurrency and the ledger invariant', () => {
         let granted = 0;
         let charged = 0;
         let expired = 0;
-        let lastPaid: { externalId: string; cents: number; source: 'purchase' | 'auto_recharge' } | null = null;
+        type Paid = { externalId: string; cents: number; source: 'purchase' | 'auto_recharge' };
+        let lastPaid: Paid | null = null;
         for (const o of ops) {
           if (o.kind === 'grant') {
             await db.transaction((tx) =>
@@ -206,7 +207,7 @@ describe('concurrency and the ledger invariant', () => {
             const [id] = open.splice(o.pick % open.length, 1);
             await db.transaction((tx) => voidHold(tx, { sessionId: id, now }));
           } else if (o.kind === 'paid') {
-            const paid = o.redeliver && lastPaid ? lastPaid : { externalId: `cs_test_${newId('request')}`, cents: o.cents, source: o.source };
+            const paid: Paid = o.redeliver && lastPaid ? lastPaid : { externalId: `cs_test_${newId('request')}`, cents: o.cents, source: o.source };
             const { created } = await db.transaction((tx) =>
               grantOnce(tx, { organizationId: org.id, amountCents: paid.cents, source: paid.source, externalId: paid.externalId, now }),
             );
