@@ -17,6 +17,8 @@ export interface FakeStripe {
   url: string;
   /** Every request received: method, path and the decoded form body. */
   requests: { method: string; path: string; body: Record<string, unknown>; idempotencyKey: string | null }[];
+  /** Webhook deliveries the hosted Checkout page made (option `hosted`), to replay them. */
+  deliveries: { body: string; signature: string }[];
   /** The next `n` off-session charges are declined (402 card_declined). */
   declineNextCharges(n: number): void;
   /** The customer pays: the session becomes `complete`/`paid` with a PaymentIntent whose card is saved. */
@@ -52,7 +54,16 @@ function decodeForm(raw: string): Record<string, unknown> {
   return arrays(root) as Record<string, unknown>;
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+export interface FakeStripeOptions {
+  /**
+   * Host a Checkout page too (end-to-end tests in a browser): the session's `url` opens a page
+   * on this server whose Pay button completes the session, POSTs the signed
+   * `checkout.session.completed` to `webhookUrl`, and sends the browser to `success_url`.
+   */
+  hosted?: { webhookUrl: string; webhookSecret: string };
+}
+
+export async function startFakeStripe(opts: FakeStripeOptions = {}): Promise<FakeStripe> {
   const customers = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const intents = new Map<string, Record<string, unknown>>();
@@ -97,7 +108,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         payment_intent: null,
         success_url: String(body.success_url ?? '').replace('{CHECKOUT_SESSION_ID}', sid),
         cancel_url: body.cancel_url ?? null,
-        url: `https://checkout.stripe.com/c/pay/${sid}`,
+        url: opts.hosted ? `${url}/pay/${sid}` : `https://checkout.stripe.com/c/pay/${sid}`,
         livemode: false,
         created: now(),
         expires_at: now() + 86_400,
@@ -125,12 +136,33 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return error(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
+  /** The hosted Checkout page (option `hosted`): GET shows it, POST pays. */
+  async function hostedPage(method: string, sid: string, res: ServerResponse) {
+    const session = sessions.get(sid);
+    if (!session || !opts.hosted) return void res.writeHead(404).end('No such Checkout Session');
+    if (method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return void res.end(
+        `<!doctype html><html lang="en"><head><title>Checkout (Stripe test)</title></head><body><main><h1>Pay $${(session.amount_total! / 100).toFixed(2)}</h1>` +
+          `<form method="post" action="/pay/${sid}"><button type="submit">Pay</button></form><a href="${session.cancel_url}">Cancel</a></main></body></html>`,
+      );
+    }
+    const paid = fakeApi.completeCheckout(sid);
+    const delivery = fakeApi.sign(fakeApi.event('checkout.session.completed', paid), opts.hosted.webhookSecret);
+    fakeApi.deliveries.push(delivery);
+    const answer = await fetch(opts.hosted.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature }, body: delivery.body });
+    if (!answer.ok) return void res.writeHead(502).end(`webhook answered ${answer.status}`);
+    res.writeHead(303, { location: paid.success_url! }).end();
+  }
+
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const method = req.method ?? 'GET';
+      const pay = /^\/pay\/([^/]+)$/.exec(path);
+      if (pay) return void hostedPage(method, pay[1], res).catch((err) => res.writeHead(500).end(String(err)));
       const body = decodeForm(raw);
       const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
       requests.push({ method, path, body, idempotencyKey });
@@ -151,9 +183,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const signer = new Stripe('sk_test_signer');
 
-  return {
+  const fakeApi: FakeStripe = {
     url,
     requests,
+    deliveries: [],
     declineNextCharges: (n) => void (declines = n),
     completeCheckout(sessionId) {
       const s = sessions.get(sessionId);
@@ -185,4 +218,5 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         server.close(() => ok());
       }),
   };
+  return fakeApi;
 }
