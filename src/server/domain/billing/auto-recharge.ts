@@ -13,6 +13,17 @@ const log = logger.child({ component: 'auto-recharge' });
 /** Consecutive failed charges after which auto-recharge turns itself off. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 
+/** The settings of an organization that never touched them (the column defaults). */
+const DEFAULTS = {
+  stripePaymentMethodId: null,
+  autoRechargeEnabled: false,
+  autoRechargeThresholdCents: 1_000,
+  autoRechargeAmountCents: 5_000,
+  autoRechargeFailures: 0,
+  autoRechargeDisabledReason: null,
+  autoRechargeDisabledAt: null,
+} as const;
+
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 /** Why auto-recharge cannot be turned on here, or null when it can. */
@@ -24,7 +35,9 @@ function unavailableReason(account: { stripePaymentMethodId: string | null }): s
 
 /** The settings as the dashboard shows them, with the last attempts. */
 export async function getAutoRecharge(db: DbOrTx, organizationId: string) {
-  const account = await billingAccount(db, organizationId);
+  // read-only (the app shell asks on every page): an organization without a row has the defaults
+  const [row] = await db.select().from(billingAccounts).where(eq(billingAccounts.organizationId, organizationId));
+  const account = row ?? DEFAULTS;
   const attempts = await db
     .select()
     .from(autoRechargeAttempts)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getAutoRecharge, updateAutoRecharge } from '../../../domain/billing/auto-recharge';
+import { expireCredits } from '../../../domain/billing/holds';
 import { creditStatement } from '../../../domain/billing/statement';
 import { createCheckout } from '../../../domain/billing/stripe';
 import { listTopups, requestTopup } from '../../../domain/billing/topups';
@@ -18,9 +19,11 @@ export const listTopupsRoute = adminProcedure.query(({ ctx }) => listTopups(ctx.
 /** The credit statement of the last `days` days (default 30), as the operator CLI prints it. */
 export const statementRoute = adminProcedure
   .input(z.object({ days: z.number().int().min(1).max(366).optional() }).strict().optional())
-  .query(({ ctx, input }) => {
+  .query(async ({ ctx, input }) => {
     const to = new Date();
     const from = new Date(to.getTime() - (input?.days ?? 30) * 86_400_000);
+    // like the CLI: expiries up to now are written first, so the statement matches the balance
+    await expireCredits(ctx.db, to, ctx.auth.organizationId);
     return creditStatement(ctx.db, { organizationId: ctx.auth.organizationId, from, to });
   });
 
