@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIResponse, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
 
@@ -89,4 +90,11 @@ export async function signUpOwner(page: Page, email: string, orgName: string, ba
   await page.getByRole('button', { name: 'Create organization' }).click();
   await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
   return page.getByLabel('Organization').inputValue();
+}
+
+/** No serious or critical axe violations on the page as it is now. */
+export async function expectAccessible(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
 }

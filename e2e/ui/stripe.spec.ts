@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startFakeStripe, type FakeStripe } from '../../src/test/fake-stripe';
-import { signUpOwner, swishCliAt } from '../helpers';
+import { expectAccessible, signUpOwner, swishCliAt } from '../helpers';
 import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 /**
@@ -70,7 +70,7 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-test('an admin pays by card through Checkout, credit arrives once; auto-recharge charges the saved card after a settlement', async ({ page }) => {
+test('an admin pays by card through Checkout, credit arrives once; auto-recharge charges the saved card after a settlement', async ({ page }, info) => {
   const orgId = await signUpOwner(page, `card-${Date.now()}@example.com`, 'Card Academy', base);
   const credit = page.getByTestId('balance');
 
@@ -133,5 +133,7 @@ test('an admin pays by card through Checkout, credit arrives once; auto-recharge
     await page.reload();
     await expect(page.getByRole('list', { name: 'Auto-recharge attempts' })).toContainText('succeeded');
     await expect(page.getByTestId('statement-grants')).toHaveText('$85.00');
+    await page.screenshot({ path: info.outputPath('billing-stripe.png'), fullPage: true });
+    await expectAccessible(page, 'billing with Stripe');
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUpOwner, swishCli } from '../helpers';
+import { expectAccessible, signUpOwner, swishCli } from '../helpers';
 
 /**
  * Top-ups without a card provider (the e2e server has no Stripe configured): an admin asks
@@ -8,7 +8,7 @@ import { signUpOwner, swishCli } from '../helpers';
  * statement. Auto-recharge is shown as unavailable, with the reason.
  */
 
-test('an admin requests top-ups; the operator approves one and rejects one with the CLI; the admin sees both', async ({ page }) => {
+test('an admin requests top-ups; the operator approves one and rejects one with the CLI; the admin sees both', async ({ page }, info) => {
   const orgId = await signUpOwner(page, `topup-${Date.now()}@example.com`, 'Invoice Academy');
   expect(orgId).toMatch(/^org_/);
 
@@ -52,6 +52,8 @@ test('an admin requests top-ups; the operator approves one and rejects one with 
   await expect(statement.getByTestId('statement-grants')).toHaveText('$85.00');
   await expect(statement.getByTestId('statement-closing')).toHaveText('$85.00');
   await expect(statement).toContainText('PO-7781');
+  await page.screenshot({ path: info.outputPath('billing-invoiced.png'), fullPage: true });
+  await expectAccessible(page, 'billing without Stripe');
   const operator = await swishCli(['credits:statement', '--org', orgId]);
   expect(operator).toMatchObject({ grants_cents: 8_500, closing_cents: 8_500 });
 });
