@@ -17,9 +17,10 @@ import { startFixtureServer, type FixtureServer } from '../media-fixtures';
  */
 test.describe.configure({ timeout: 400_000 });
 
-const PORT = Number(process.env.E2E_STRIPE_APP_PORT ?? 3124);
-const DB_PORT = process.env.E2E_STRIPE_DB_PORT ?? '54394';
-const DATA_DIR = process.env.E2E_STRIPE_DATA_DIR ?? '.data/e2e-stripe';
+// its own server, on ports derived from the suite's (E2E_PORT / E2E_DB_PORT, like the crash test's) so parallel suites never collide
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 22;
+const DB_PORT = String(Number(process.env.E2E_DB_PORT ?? 54349) + 42);
+const DATA_DIR = `${process.env.E2E_DATA_DIR ?? '.data/e2e'}-stripe`;
 const base = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = 'whsec_e2e_swish';
 const cli = (args: string[]) => swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, args);
