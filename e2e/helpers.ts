@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
-import { expect, type APIResponse } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIResponse, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
 
 const run = promisify(execFile);
@@ -75,4 +76,25 @@ export async function startStalledHost(): Promise<{ url: string; close: () => Pr
         server.close(() => ok());
       }),
   };
+}
+
+/** Signs a new owner up in the dashboard (at `base`, default the e2e server) and creates an organization; returns its id. */
+export async function signUpOwner(page: Page, email: string, orgName: string, base = ''): Promise<string> {
+  await page.goto(`${base}/sign-up`);
+  await page.getByLabel('Your name').fill('Bea Billing');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/onboarding/);
+  await page.getByLabel('Organization name').fill(orgName);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+  return page.getByLabel('Organization').inputValue();
+}
+
+/** No serious or critical axe violations on the page as it is now. */
+export async function expectAccessible(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
 }

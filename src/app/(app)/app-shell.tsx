@@ -89,6 +89,22 @@ function useShortcuts() {
   }, [router]);
 }
 
+/** Admins see, on every page, that the service turned auto-recharge off (three failed charges in a row). */
+function RechargeBanner() {
+  const trpc = useTRPC();
+  const settings = useQuery({ ...trpc.dashboard.billing.autoRecharge.queryOptions(), staleTime: 60_000 });
+  const reason = settings.data?.disabled_reason;
+  if (!reason) return null;
+  return (
+    <div className="notice notice-warning" role="alert" data-testid="recharge-banner" style={{ margin: '16px 24px 0' }}>
+      <div>
+        <strong>Auto-recharge is off</strong>
+        {reason} <Link href="/billing">Billing</Link>
+      </div>
+    </div>
+  );
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -197,6 +213,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             </Link>
           </header>
           <main id="main" tabIndex={-1}>
+            {admin && <RechargeBanner />}
             {children}
           </main>
         </div>

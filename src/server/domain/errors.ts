@@ -40,6 +40,10 @@ export const ERROR_CODES = {
   no_group: { status: 409, type: 'invalid_request_error' },
   /** A limit of the organization was reached (e.g. webhook endpoints). */
   resource_limit_reached: { status: 409, type: 'invalid_request_error' },
+  /** Card payments (Stripe) are not configured on this deployment, or no card is saved yet. */
+  payment_provider_missing: { status: 409, type: 'invalid_request_error' },
+  /** The payment provider refused or failed the request. */
+  payment_failed: { status: 502, type: 'api_error' },
   body_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   ledgerEntry: 'le',
   request: 'req',
   topupRequest: 'tur',
+  autoRechargeAttempt: 'ara',
   // dashboard sign-in (better-auth models)
   user: 'usr',
   member: 'mem',

@@ -31,3 +31,10 @@ export const webhookDeliveryRequested = eventType('swish/webhook.delivery.reques
     organization_id: z.string(),
   }),
 });
+
+/** A settlement left the organization below its auto-recharge threshold: `auto-recharge` charges the saved card (at most once an hour). */
+export const autoRechargeRequested = eventType('swish/billing.auto_recharge.requested', {
+  schema: z.object({
+    organization_id: z.string(),
+  }),
+});

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Pager, usePaging } from '../../_components/pager';
 import { Empty, ErrorState, Loading, useToast } from '../../_components/ui';
 import { formatCents, formatDate, formatDay, formatDuration } from '../../_lib/format';
@@ -55,13 +55,19 @@ function Balance() {
   );
 }
 
-function TopUp() {
+type Settings = Outputs['dashboard']['billing']['autoRecharge'];
+
+/** Dollars typed by the admin → whole cents. */
+const toCents = (dollars: string) => Math.round(Number(dollars) * 100);
+
+function TopUp({ settings }: { settings: Settings | undefined }) {
   const trpc = useTRPC();
   const toast = useToast();
   const queryClient = useQueryClient();
   const topups = useQuery(trpc.dashboard.billing.topups.queryOptions());
   const [amount, setAmount] = useState('50');
   const [reference, setReference] = useState('');
+  const cards = settings?.card_payments ?? false;
   const request = useMutation(
     trpc.dashboard.billing.requestTopup.mutationOptions({
       onSuccess: () => {
@@ -72,80 +78,276 @@ function TopUp() {
       onError: (err) => toast(errorMessage(err), 'error'),
     }),
   );
+  const checkout = useMutation(
+    trpc.dashboard.billing.checkout.mutationOptions({
+      onSuccess: ({ url }) => window.location.assign(url),
+      onError: (err) => toast(errorMessage(err), 'error'),
+    }),
+  );
   return (
-    <div className="grid-2">
-      <section className="card" aria-labelledby="topup-h">
-        <div className="card-head">
-          <div>
-            <h2 id="topup-h">Add credit</h2>
-            <p>Card payments are not set up on this deployment: request a top-up, paid by invoice; credit is added when it is approved.</p>
-          </div>
+    <section className="card" aria-labelledby="topup-h">
+      <div className="card-head">
+        <div>
+          <h2 id="topup-h">Add credit</h2>
+          <p>
+            {cards
+              ? 'Pay by card with Stripe ($10 – $10,000). The card is saved for auto-recharge; credit is added as soon as Stripe confirms the payment.'
+              : 'Card payments are not set up on this deployment: request a top-up, paid by invoice; credit is added when it is approved.'}
+          </p>
         </div>
-        <form
-          className="card-body form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            request.mutate({ amount_cents: Math.round(Number(amount) * 100), ...(reference.trim() ? { reference: reference.trim() } : {}) });
-          }}
-        >
-          <div className="grid-2">
-            <label className="field">
-              <span>Amount (USD)</span>
-              <input className="input" type="number" min={10} max={10000} step="0.01" required value={amount} onChange={(e) => setAmount(e.target.value)} />
-            </label>
+      </div>
+      <form
+        className="card-body form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (cards) checkout.mutate({ amount_cents: toCents(amount) });
+          else request.mutate({ amount_cents: toCents(amount), ...(reference.trim() ? { reference: reference.trim() } : {}) });
+        }}
+      >
+        <div className="grid-2">
+          <label className="field">
+            <span>Amount (USD)</span>
+            <input className="input" type="number" min={10} max={10000} step="0.01" required value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </label>
+          {!cards && (
             <label className="field">
               <span>PO or reference (optional)</span>
               <input className="input" maxLength={200} value={reference} onChange={(e) => setReference(e.target.value)} />
             </label>
-          </div>
-          <div>
-            <button className="btn btn-primary" type="submit" disabled={request.isPending}>
+          )}
+        </div>
+        <div>
+          {cards ? (
+            <button className="btn btn-primary" type="submit" disabled={checkout.isPending || !settings}>
+              {checkout.isPending ? 'Opening Stripe…' : 'Pay by card'}
+            </button>
+          ) : (
+            <button className="btn btn-primary" type="submit" disabled={request.isPending || !settings}>
               Request top-up
             </button>
-          </div>
-          {topups.data && topups.data.length > 0 && (
-            <ul className="stack" style={{ gap: 4, listStyle: 'none', padding: 0, margin: 0 }} aria-label="Top-up requests">
-              {topups.data.slice(0, 5).map((t) => (
-                <li key={t.id} className="row">
-                  <span className="grow">
-                    {formatCents(t.amount_cents)} · {formatDay(t.created)}
-                    {t.reference ? ` · ${t.reference}` : ''}
-                  </span>
-                  <span className={`badge ${t.status === 'approved' ? 'badge-processed' : t.status === 'rejected' ? 'badge-failed' : 'badge-queued'}`}>{t.status}</span>
-                </li>
-              ))}
-            </ul>
           )}
-        </form>
-      </section>
-      <section className="card" aria-labelledby="auto-h">
-        <div className="card-head">
-          <div>
-            <h2 id="auto-h">Auto-recharge</h2>
-            <p>Buy credit automatically when the balance drops below a threshold.</p>
-          </div>
         </div>
-        <div className="card-body form">
-          <div className="grid-2">
-            <label className="field">
-              <span>When available credit falls below</span>
-              <input className="input" disabled value="$10.00" readOnly aria-describedby="auto-why" />
-            </label>
-            <label className="field">
-              <span>Add</span>
-              <input className="input" disabled value="$50.00" readOnly aria-describedby="auto-why" />
-            </label>
-          </div>
-          <label className="checkbox">
-            <input type="checkbox" disabled aria-describedby="auto-why" /> Enable auto-recharge
-          </label>
-          <p className="hint" id="auto-why">
-            Unavailable: auto-recharge charges a saved card, and card payments are not configured on this deployment.
-          </p>
-        </div>
-      </section>
-    </div>
+        {topups.data && topups.data.length > 0 && (
+          <ul className="stack" style={{ gap: 4, listStyle: 'none', padding: 0, margin: 0 }} aria-label="Top-up requests">
+            {topups.data.slice(0, 5).map((t) => (
+              <li key={t.id} className="row">
+                <span className="grow">
+                  {formatCents(t.amount_cents)} · {formatDay(t.created)}
+                  {t.reference ? ` · ${t.reference}` : ''}
+                </span>
+                <span className={`badge ${t.status === 'approved' ? 'badge-processed' : t.status === 'rejected' ? 'badge-failed' : 'badge-queued'}`}>{t.status}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </form>
+    </section>
   );
+}
+
+function AutoRecharge({ settings }: { settings: Settings | undefined }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<{ enabled: boolean; threshold: string; amount: string } | null>(null);
+  const current = form ?? (settings ? { enabled: settings.enabled, threshold: String(settings.threshold_cents / 100), amount: String(settings.amount_cents / 100) } : null);
+  const save = useMutation(
+    trpc.dashboard.billing.updateAutoRecharge.mutationOptions({
+      onSuccess: (next) => {
+        toast(next.enabled ? 'Auto-recharge is on' : 'Auto-recharge settings saved');
+        setForm(null);
+        queryClient.setQueryData(trpc.dashboard.billing.autoRecharge.queryKey(), next);
+      },
+      onError: (err) => toast(errorMessage(err), 'error'),
+    }),
+  );
+  const why = settings?.unavailable_reason ?? null;
+  const locked = !settings || (why !== null && !settings.enabled);
+  return (
+    <section className="card" aria-labelledby="auto-h">
+      <div className="card-head">
+        <div>
+          <h2 id="auto-h">Auto-recharge</h2>
+          <p>Buy credit automatically with the saved card when the available balance drops below a threshold — at most once an hour.</p>
+        </div>
+      </div>
+      <form
+        className="card-body form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (current) save.mutate({ enabled: current.enabled, threshold_cents: toCents(current.threshold), amount_cents: toCents(current.amount) });
+        }}
+      >
+        {settings?.disabled_reason && (
+          <div className="notice notice-warning" data-testid="recharge-disabled">
+            <div>{settings.disabled_reason}</div>
+          </div>
+        )}
+        <div className="grid-2">
+          <label className="field">
+            <span>When available credit falls below (USD)</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={10000}
+              step="0.01"
+              required
+              disabled={locked}
+              aria-describedby={why ? 'auto-why' : undefined}
+              value={current?.threshold ?? ''}
+              onChange={(e) => current && setForm({ ...current, threshold: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Add (USD)</span>
+            <input
+              className="input"
+              type="number"
+              min={10}
+              max={10000}
+              step="0.01"
+              required
+              disabled={locked}
+              aria-describedby={why ? 'auto-why' : undefined}
+              value={current?.amount ?? ''}
+              onChange={(e) => current && setForm({ ...current, amount: e.target.value })}
+            />
+          </label>
+        </div>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            disabled={locked}
+            aria-describedby={why ? 'auto-why' : undefined}
+            checked={current?.enabled ?? false}
+            onChange={(e) => current && setForm({ ...current, enabled: e.target.checked })}
+          />{' '}
+          Enable auto-recharge
+        </label>
+        {why && (
+          <p className="hint" id="auto-why">
+            Unavailable: {why}
+          </p>
+        )}
+        <div>
+          <button className="btn" type="submit" disabled={locked || save.isPending || !form}>
+            Save
+          </button>
+        </div>
+        {settings && settings.attempts.length > 0 && (
+          <ul className="stack" style={{ gap: 4, listStyle: 'none', padding: 0, margin: 0 }} aria-label="Auto-recharge attempts">
+            {settings.attempts.map((a) => (
+              <li key={a.id} className="row">
+                <span className="grow">
+                  {formatCents(a.amount_cents)} · {formatDate(a.created)}
+                  {a.error_code ? ` · ${a.error_code}` : ''}
+                </span>
+                <span className={`badge ${a.status === 'succeeded' ? 'badge-processed' : 'badge-failed'}`}>{a.status}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </form>
+    </section>
+  );
+}
+
+const KIND_LABEL = { grant: 'Grant', settlement: 'Settlement', expiry: 'Expiry', debt_repayment: 'Debt repayment' } as const;
+
+/** The last 30 days of the ledger, as `credits:statement` prints it: it reconciles to the cent. */
+function Statement() {
+  const trpc = useTRPC();
+  const statement = useQuery(trpc.dashboard.billing.statement.queryOptions({ days: 30 }));
+  const s = statement.data;
+  return (
+    <section className="card" aria-labelledby="statement-h" data-testid="statement">
+      <div className="card-head">
+        <div>
+          <h2 id="statement-h">Statement — last 30 days</h2>
+          <p>Opening balance, every grant, settlement and expiry, closing balance.</p>
+        </div>
+      </div>
+      {statement.error ? (
+        <div className="card-body">
+          <ErrorState error={statement.error} retry={() => statement.refetch()} />
+        </div>
+      ) : !s ? (
+        <Loading />
+      ) : (
+        <>
+          <div className="card-body grid-4">
+            {(
+              [
+                ['Opening', s.opening_cents],
+                ['Grants', s.grants_cents],
+                ['Settlements', s.settlements_cents],
+                ['Expiries', s.expiries_cents],
+              ] as const
+            ).map(([label, cents]) => (
+              <div key={label}>
+                <div className="cell-sub">{label}</div>
+                <div className="num" data-testid={`statement-${label.toLowerCase()}`}>
+                  {formatCents(cents)}
+                </div>
+              </div>
+            ))}
+          </div>
+          {s.lines.length > 0 && (
+            <div className="table-wrap">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>Date</th>
+                    <th>Kind</th>
+                    <th>Description</th>
+                    <th className="num">Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.lines.slice(-50).map((l) => (
+                    <tr key={l.id}>
+                      <td className="cell-sub">{formatDate(l.created)}</td>
+                      <td>{KIND_LABEL[l.kind]}</td>
+                      <td>{l.description ?? ''}</td>
+                      <td className="num">{formatCents(l.amount_cents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <div className="card-body row">
+            <span className="grow">
+              Closing balance{s.lines.length > 50 ? ` (the last 50 of ${s.lines.length} lines are shown)` : ''}
+            </span>
+            <strong data-testid="statement-closing">{formatCents(s.closing_cents)}</strong>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Stripe sends the admin back with `?checkout=success|cancelled`. */
+function CheckoutReturn() {
+  const [state, setState] = useState<string | null>(null);
+  useEffect(() => setState(new URLSearchParams(window.location.search).get('checkout')), []);
+  if (state === 'success') {
+    return (
+      <div className="notice notice-success" role="status">
+        <div>Payment received. The credit is added as soon as Stripe confirms it, usually within seconds.</div>
+      </div>
+    );
+  }
+  if (state === 'cancelled') {
+    return (
+      <div className="notice notice-info" role="status">
+        <div>The card payment was cancelled; nothing was charged.</div>
+      </div>
+    );
+  }
+  return null;
 }
 
 function Usage() {
@@ -271,6 +473,18 @@ function Usage() {
   );
 }
 
+function Credit() {
+  const trpc = useTRPC();
+  const settings = useQuery(trpc.dashboard.billing.autoRecharge.queryOptions());
+  if (settings.error) return <ErrorState error={settings.error} retry={() => settings.refetch()} />;
+  return (
+    <div className="grid-2">
+      <TopUp settings={settings.data} />
+      <AutoRecharge settings={settings.data} />
+    </div>
+  );
+}
+
 export default function BillingPage() {
   return (
     <AdminOnly>
@@ -282,8 +496,10 @@ export default function BillingPage() {
           </div>
         </div>
         <div className="stack">
+          <CheckoutReturn />
           <Balance />
-          <TopUp />
+          <Credit />
+          <Statement />
           <Usage />
         </div>
       </div>

@@ -1,4 +1,4 @@
-import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, idColumn, ts } from './columns';
 import { organizations } from './organizations';
@@ -19,6 +19,11 @@ export const creditGrants = pgTable(
     remainingCents: integer('remaining_cents').notNull(),
     source: text('source', { enum: ['purchase', 'auto_recharge', 'manual', 'signup'] }).notNull(),
     reason: text('reason'),
+    /**
+     * The payment provider's object that paid for the grant (Stripe Checkout Session `cs_…`
+     * or PaymentIntent `pi_…`). Unique: a redelivered webhook can never grant twice.
+     */
+    externalId: text('external_id').unique(),
     expiresAt: ts('expires_at').notNull(),
     /** Set when the expiry job wrote the grant's expiry entry. */
     expiredAt: ts('expired_at'),
@@ -115,4 +120,53 @@ export const topupRequests = pgTable(
     index('topup_requests_org_idx').on(t.organizationId, t.id),
     check('topup_requests_amount_positive', sql`${t.amountCents} > 0`),
   ],
+);
+
+/**
+ * Card payments and auto-recharge settings of an organization (one row, created on first
+ * use). `stripeCustomerId` is made on the first Checkout; `stripePaymentMethodId` is the card
+ * saved by the last paid Checkout, charged off-session by auto-recharge.
+ */
+export const billingAccounts = pgTable(
+  'billing_accounts',
+  {
+    organizationId: text('organization_id')
+      .primaryKey()
+      .references(() => organizations.id),
+    stripeCustomerId: text('stripe_customer_id').unique(),
+    stripePaymentMethodId: text('stripe_payment_method_id'),
+    autoRechargeEnabled: boolean('auto_recharge_enabled').notNull().default(false),
+    autoRechargeThresholdCents: integer('auto_recharge_threshold_cents').notNull().default(1_000),
+    autoRechargeAmountCents: integer('auto_recharge_amount_cents').notNull().default(5_000),
+    /** Failed charges in a row; the third disables auto-recharge. Reset by a success or by re-enabling. */
+    autoRechargeFailures: integer('auto_recharge_failures').notNull().default(0),
+    /** Why auto-recharge was turned off by the service (shown as a banner to admins until they re-enable it). */
+    autoRechargeDisabledReason: text('auto_recharge_disabled_reason'),
+    autoRechargeDisabledAt: ts('auto_recharge_disabled_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('billing_accounts_threshold_range', sql`${t.autoRechargeThresholdCents} >= 0`),
+    check('billing_accounts_amount_range', sql`${t.autoRechargeAmountCents} > 0`),
+  ],
+);
+
+/** Every off-session charge auto-recharge tried, successful or not (the billing page lists them). */
+export const autoRechargeAttempts = pgTable(
+  'auto_recharge_attempts',
+  {
+    id: idColumn(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+    paymentIntentId: text('payment_intent_id'),
+    /** Stripe's error code on failure (`card_declined`, `authentication_required`, …). */
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    grantId: text('grant_id').references(() => creditGrants.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auto_recharge_attempts_org_idx').on(t.organizationId, t.id)],
 );

@@ -23,7 +23,16 @@ export interface Balance {
  */
 export async function grantCredits(
   tx: DbOrTx,
-  opts: { organizationId: string; amountCents: number; source: GrantSource; reason?: string | null; now?: Date; expiresAt?: Date },
+  opts: {
+    organizationId: string;
+    amountCents: number;
+    source: GrantSource;
+    reason?: string | null;
+    now?: Date;
+    expiresAt?: Date;
+    /** The provider's object that paid for it; see `grantOnce`. */
+    externalId?: string | null;
+  },
 ) {
   if (!Number.isInteger(opts.amountCents) || opts.amountCents <= 0) {
     throw new AppError('parameter_invalid', { message: 'The amount must be a positive whole number of cents.', param: 'amount_cents' });
@@ -45,6 +54,7 @@ export async function grantCredits(
       remainingCents: opts.amountCents,
       source: opts.source,
       reason: opts.reason ?? null,
+      externalId: opts.externalId ?? null,
       expiresAt: opts.expiresAt ?? grantExpiry(now),
       createdAt: now,
     })
@@ -69,6 +79,22 @@ export async function grantCredits(
     grant.remainingCents = opts.amountCents - repay;
   }
   return grant;
+}
+
+/**
+ * A paid grant, made at most once per provider object (Checkout Session, PaymentIntent):
+ * the organization row is locked before the look-up, so concurrent duplicate deliveries
+ * of one webhook are checked one after another, and the unique `external_id` backs it up.
+ * Returns the grant and whether this call created it. Must run inside a transaction.
+ */
+export async function grantOnce(
+  tx: DbOrTx,
+  opts: Parameters<typeof grantCredits>[1] & { externalId: string },
+): Promise<{ grant: typeof creditGrants.$inferSelect; created: boolean }> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, opts.organizationId)).for('update');
+  const [existing] = await tx.select().from(creditGrants).where(eq(creditGrants.externalId, opts.externalId));
+  if (existing) return { grant: existing, created: false };
+  return { grant: await grantCredits(tx, opts), created: true };
 }
 
 /** Debt in cents (≥ 0): the sum of the organization's grant-less ledger entries, negated. */

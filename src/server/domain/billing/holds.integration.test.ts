@@ -5,9 +5,10 @@ import { getDb } from '../../db/client';
 import { creditGrants, ledgerEntries, usageEvents } from '../../db/schema';
 import { makeOrg } from '../../../test/db';
 import { newId } from '../ids';
-import { getBalance, grantCredits } from './credits';
+import { getBalance, grantCredits, grantOnce } from './credits';
 import { expireCredits, ledgerSum, placeHold, settleHold, voidHold } from './holds';
 import { costCents } from './money';
+import { approveTopup, requestTopup } from './topups';
 
 const DAY = 86_400_000;
 
@@ -102,6 +103,31 @@ describe('holds, settlement and voids', () => {
     expect((await getBalance(db, org.id, later)).credit_cents).toBe(0);
   });
 
+  it('expiry boundary: a grant expiring between hold and settle is spendable until its expires_at, never at or after it', async () => {
+    const { db, org } = await makeOrg({ grantCents: 0 });
+    const t0 = new Date();
+    const expiresAt = new Date(t0.getTime() + DAY);
+    const [card] = await db.transaction(async (tx) => [
+      await grantCredits(tx, { organizationId: org.id, amountCents: 1_000, source: 'purchase', expiresAt, externalId: `cs_test_${newId('request')}` }),
+      await grantCredits(tx, { organizationId: org.id, amountCents: 1_000, source: 'auto_recharge', expiresAt: new Date(t0.getTime() + 300 * DAY) }),
+    ]);
+    const justBefore = new Date(expiresAt.getTime() - 1);
+    expect((await getBalance(db, org.id, justBefore)).soonest_expiry).toBe(Math.floor(expiresAt.getTime() / 1000));
+    expect((await getBalance(db, org.id, expiresAt)).credit_cents).toBe(1_000);
+
+    // held while both were valid; the first settles a millisecond before expiry (drawn from the card grant) …
+    const a = await hold(org.id, org.defaultGroupId, 720, t0);
+    const b = await hold(org.id, org.defaultGroupId, 720, t0);
+    await db.transaction((tx) => settleHold(tx, { sessionId: a, measuredSeconds: 720, runVersion: 1, now: justBefore }));
+    expect((await db.select().from(creditGrants).where(eq(creditGrants.id, card.id)))[0].remainingCents).toBe(900);
+    // … the second exactly at it: the card grant is no longer spendable, even before the expiry job ran
+    await db.transaction((tx) => settleHold(tx, { sessionId: b, measuredSeconds: 720, runVersion: 1, now: expiresAt }));
+    expect((await db.select().from(creditGrants).where(eq(creditGrants.id, card.id)))[0].remainingCents).toBe(900);
+    expect((await getBalance(db, org.id, expiresAt)).credit_cents).toBe(900);
+    await expireCredits(db, expiresAt);
+    expect(await ledgerSum(db, org.id)).toBe(2_000 - 200 - 900);
+  });
+
   it('expireCredits writes one expiry entry per expired grant and is safe to repeat', async () => {
     const { db, org } = await makeOrg();
     const t0 = new Date();
@@ -127,19 +153,29 @@ describe('concurrency and the ledger invariant', () => {
     expect(b.available_cents).toBe(499);
   });
 
-  it('property: grants, holds, settles, voids and expiries never create or lose credit', async () => {
+  it('property: grants, card and invoiced top-ups (webhooks redelivered), holds, settles, voids and expiries never create or lose credit', async () => {
     type Op =
       | { kind: 'grant'; cents: number; days: number }
       | { kind: 'hold'; seconds: number }
       | { kind: 'settle'; pick: number; seconds: number }
       | { kind: 'void'; pick: number }
-      | { kind: 'advance'; days: number };
+      | { kind: 'advance'; days: number }
+      | { kind: 'paid'; cents: number; redeliver: boolean; source: 'purchase' | 'auto_recharge' }
+      | { kind: 'invoiced'; cents: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ kind: fc.constant('grant' as const), cents: fc.integer({ min: 1, max: 5000 }), days: fc.integer({ min: 1, max: 60 }) }),
       fc.record({ kind: fc.constant('hold' as const), seconds: fc.integer({ min: 1, max: 7200 }) }),
       fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), seconds: fc.integer({ min: 1, max: 9000 }) }),
       fc.record({ kind: fc.constant('void' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 30 }) }),
+      // a card top-up or auto-recharge, granted once per provider object; `redeliver` repeats the last one
+      fc.record({
+        kind: fc.constant('paid' as const),
+        cents: fc.integer({ min: 1_000, max: 20_000 }),
+        redeliver: fc.boolean(),
+        source: fc.constantFrom('purchase' as const, 'auto_recharge' as const),
+      }),
+      fc.record({ kind: fc.constant('invoiced' as const), cents: fc.integer({ min: 1_000, max: 20_000 }) }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
@@ -149,6 +185,8 @@ describe('concurrency and the ledger invariant', () => {
         let granted = 0;
         let charged = 0;
         let expired = 0;
+        type Paid = { externalId: string; cents: number; source: 'purchase' | 'auto_recharge' };
+        let lastPaid: Paid | null = null;
         for (const o of ops) {
           if (o.kind === 'grant') {
             await db.transaction((tx) =>
@@ -168,6 +206,19 @@ describe('concurrency and the ledger invariant', () => {
           } else if (o.kind === 'void' && open.length) {
             const [id] = open.splice(o.pick % open.length, 1);
             await db.transaction((tx) => voidHold(tx, { sessionId: id, now }));
+          } else if (o.kind === 'paid') {
+            const paid: Paid = o.redeliver && lastPaid ? lastPaid : { externalId: `cs_test_${newId('request')}`, cents: o.cents, source: o.source };
+            const { created } = await db.transaction((tx) =>
+              grantOnce(tx, { organizationId: org.id, amountCents: paid.cents, source: paid.source, externalId: paid.externalId, now }),
+            );
+            expect(created).toBe(paid !== lastPaid);
+            if (created) granted += paid.cents;
+            lastPaid = paid;
+          } else if (o.kind === 'invoiced') {
+            const request = await requestTopup(db, { organizationId: org.id, amountCents: o.cents });
+            await approveTopup(db, { id: request.id });
+            await expect(approveTopup(db, { id: request.id })).rejects.toMatchObject({ code: 'parameter_invalid' });
+            granted += o.cents;
           } else if (o.kind === 'advance') {
             now = new Date(now.getTime() + o.days * DAY);
             const before = await db.select().from(creditGrants).where(and(eq(creditGrants.organizationId, org.id), sql`${creditGrants.expiresAt} <= ${now.toISOString()}::timestamptz`, sql`${creditGrants.expiredAt} is null`));

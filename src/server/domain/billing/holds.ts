@@ -121,14 +121,17 @@ export async function voidHold(tx: DbOrTx, opts: { sessionId: string; now?: Date
 /**
  * Writes the expiry of every grant past its `expires_at`: an `expiry` ledger entry for
  * what was left, remaining set to 0. Safe to run repeatedly and concurrently (rows are
- * locked and skipped once marked). Returns the number of grants expired.
+ * locked and skipped once marked). `organizationId` limits it to one organization (before
+ * its statement is read). Returns the number of grants expired.
  */
-export async function expireCredits(db: Database, now = new Date()): Promise<number> {
+export async function expireCredits(db: Database, now = new Date(), organizationId?: string): Promise<number> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select()
       .from(creditGrants)
-      .where(and(lte(creditGrants.expiresAt, now), isNull(creditGrants.expiredAt)))
+      .where(
+        and(lte(creditGrants.expiresAt, now), isNull(creditGrants.expiredAt), organizationId ? eq(creditGrants.organizationId, organizationId) : undefined),
+      )
       .for('update', { skipLocked: true });
     for (const grant of due) {
       if (grant.remainingCents > 0) {

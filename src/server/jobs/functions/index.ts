@@ -1,4 +1,5 @@
 import type { InngestFunction } from 'inngest';
+import { autoRecharge } from './auto-recharge';
 import { expireUploads } from './expire-uploads';
 import { expireCredits } from './expire-credits';
 import { processSession } from './process-session';
@@ -12,4 +13,14 @@ import { sweepSessions } from './sweep-sessions';
  * Every Inngest function the service serves at /api/inngest, one per file in this folder.
  * The embedded engine and Inngest Cloud both learn them from this list when the app syncs.
  */
-export const functions: InngestFunction.Any[] = [processSession, sweepSessions, expireCredits, purgeIdempotencyKeys, webhookFanOut, webhookDeliver, expireUploads, purgeWebhookDeliveries];
+export const functions: InngestFunction.Any[] = [
+  processSession,
+  sweepSessions,
+  expireCredits,
+  purgeIdempotencyKeys,
+  webhookFanOut,
+  webhookDeliver,
+  expireUploads,
+  purgeWebhookDeliveries,
+  autoRecharge,
+];

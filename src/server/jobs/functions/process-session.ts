@@ -1,13 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
+import { autoRechargeDue } from '../../domain/billing/auto-recharge';
 import { logger } from '../../logger';
 import { beginStage, completeSession, endStage, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
 import { renderSessionMedia } from '../../media/renditions';
 import { getMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
-import { eventRecorded, sessionSubmitted } from '../events';
+import { autoRechargeRequested, eventRecorded, sessionSubmitted } from '../events';
 import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
 import { ProcessingFailure } from '../pipeline/source';
 
@@ -123,6 +124,10 @@ export const processSession = inngest.createFunction(
     });
     if (!completed) throw new NonRetriableError(`session ${sessionId} could not be completed (already failed?)`);
     await step.sendEvent('fan-out-processed', eventRecorded.create({ event_id: completed.eventId, organization_id: organizationId }));
+    // only a settlement that left the balance below the threshold asks (the hourly rate limit must not be spent on others)
+    if (await step.run('auto-recharge-due', () => autoRechargeDue(db, organizationId))) {
+      await step.sendEvent('auto-recharge', autoRechargeRequested.create({ organization_id: organizationId }));
+    }
     await step.run('cleanup', () => rm(workDir(sessionId), { recursive: true, force: true }));
     return { status: 'processed', costCents: completed.costCents };
   },

@@ -1,7 +1,7 @@
 import { router } from '../../init';
 import { meRoute } from './account';
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-keys';
-import { listTopupsRoute, requestTopupRoute, statementRoute } from './billing';
+import { checkoutRoute, getAutoRechargeRoute, listTopupsRoute, requestTopupRoute, statementRoute, updateAutoRechargeRoute } from './billing';
 import { createGroupRoute, listGroupsRoute, renameGroupRoute } from './groups';
 import { listMembersRoute } from './members';
 import { getSessionSummaryRoute, listSessionSummariesRoute, updatePlayerRoute, updateSessionRoute } from './sessions';
@@ -16,7 +16,14 @@ export const dashboardRouter = router({
   me: meRoute,
   groups: router({ list: listGroupsRoute, create: createGroupRoute, rename: renameGroupRoute }),
   members: router({ list: listMembersRoute }),
-  billing: router({ topups: listTopupsRoute, requestTopup: requestTopupRoute, statement: statementRoute }),
+  billing: router({
+    topups: listTopupsRoute,
+    requestTopup: requestTopupRoute,
+    statement: statementRoute,
+    checkout: checkoutRoute,
+    autoRecharge: getAutoRechargeRoute,
+    updateAutoRecharge: updateAutoRechargeRoute,
+  }),
   apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
   sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, updatePlayer: updatePlayerRoute }),
   uploads: router({ get: getUploadRoute }),
