@@ -73,13 +73,21 @@ export function addShot(box: BoxScore, shot: Pick<DerivedShot, 'isFreeThrow' | '
   box.points += made ? (shot.points ?? 0) : 0;
 }
 
+/** What a box score needs of a shot; `K` identifies a player (a track here, a player id for corrections). */
+export type BoxShot<K> = Pick<DerivedShot, 'isFreeThrow' | 'isThreePoint' | 'made' | 'points'> & {
+  scorerTrack: K | null;
+  assisterTrack: K | null;
+  rebounderTrack: K | null;
+};
+
 /**
- * Box scores per player track and totals from a list of shots (each shot's scorer,
- * assister and rebounder). Used by derivation and again after every coach correction.
+ * Box scores per player (track or stored player id) and totals from a list of shots (each
+ * shot's scorer, assister and rebounder). Used by derivation and again after every coach
+ * correction (domain/sessions/corrections.ts), so both follow the same rules.
  */
-export function boxScores(shots: DerivedShot[]): { byTrack: Map<number, BoxScore>; totals: BoxScore } {
-  const byTrack = new Map<number, BoxScore>();
-  const of = (track: number) => {
+export function boxScores<K = number>(shots: Array<BoxShot<K>>): { byTrack: Map<K, BoxScore>; totals: BoxScore } {
+  const byTrack = new Map<K, BoxScore>();
+  const of = (track: K) => {
     if (!byTrack.has(track)) byTrack.set(track, emptyBoxScore());
     return byTrack.get(track)!;
   };

@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   idempotency_key_in_use: { status: 409, type: 'invalid_request_error' },
   upload_not_finished: { status: 409, type: 'invalid_request_error' },
   no_group: { status: 409, type: 'invalid_request_error' },
+  /** A correction of a session that is not `processed` (yet). */
+  session_not_processed: { status: 409, type: 'invalid_request_error' },
+  /** An undo of a correction whose shots or players a later correction changed, or one undone already. */
+  correction_conflict: { status: 409, type: 'invalid_request_error' },
   /** A limit of the organization was reached (e.g. webhook endpoints). */
   resource_limit_reached: { status: 409, type: 'invalid_request_error' },
   /** Card payments (Stripe) are not configured on this deployment, or no card is saved yet. */

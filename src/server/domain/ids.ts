@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   upload: 'up',
   highlight: 'hl',
   shot: 'shot',
+  correction: 'corr',
   player: 'plr',
   usageEvent: 'ue',
   event: 'evt',

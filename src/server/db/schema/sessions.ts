@@ -133,3 +133,37 @@ export const players = pgTable(
   },
   (t) => [index('players_session_idx').on(t.sessionId, t.id)],
 );
+
+/**
+ * The audit log of coach corrections (README "Corrections"): who changed what and when, with
+ * the rows the correction touched before and after it (shots, players, highlights as stored),
+ * so it can be undone. Derived values (points, indices, box scores, totals) are recomputed
+ * after every correction and every undo, never restored from here.
+ */
+export const sessionCorrections = pgTable(
+  'session_corrections',
+  {
+    id: idColumn(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The dashboard member who made it; null when made with an API key. */
+    actorUserId: text('actor_user_id'),
+    actorApiKeyId: text('actor_api_key_id'),
+    kind: text('kind').notNull(),
+    /** The correction as requested (the API's union member). */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    /** A one-line human description, e.g. "Shot 3 (0:42): scorer #23 → Ana". */
+    summary: text('summary').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>().notNull(),
+    after: jsonb('after').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    undoneAt: ts('undone_at'),
+    undoneByUserId: text('undone_by_user_id'),
+    undoneByApiKeyId: text('undone_by_api_key_id'),
+  },
+  (t) => [index('session_corrections_session_idx').on(t.sessionId, t.id)],
+);
