@@ -14,6 +14,11 @@ import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction
  */
 export type PointSystem = 1 | 2;
 
+/** The session's scoring system from its stored `options` (anything but 1 is the default, 2). */
+export function pointSystemOf(options: Record<string, unknown> | null | undefined): PointSystem {
+  return options?.point_system === 1 ? 1 : 2;
+}
+
 export function shotValue(shot: { isFreeThrow: boolean; isThreePoint: boolean | null }, system: PointSystem): number {
   if (shot.isFreeThrow) return 1;
   return system + (shot.isThreePoint ? 1 : 0);

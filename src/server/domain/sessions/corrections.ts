@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database, DbOrTx, Tx } from '../../db/client';
 import { highlights, players, sessionCorrections, sessions, shots, type BoxScoreJson } from '../../db/schema';
 import { emptyBoxScore } from '../../analysis/box-score';
-import { boxScores, shotValue, type PointSystem } from '../../analysis/derive';
+import { boxScores, pointSystemOf, shotValue, type PointSystem } from '../../analysis/derive';
 import { AppError, notFound } from '../errors';
 import { isId, newId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
@@ -91,10 +91,6 @@ const followsShot = (h: HighlightRow) => !h.isManual;
 export const MAX_TEAM_ID = 9;
 const MAX_NAME = 80;
 const MAX_JERSEY = 8;
-
-export function pointSystemOf(session: Pick<SessionRow, 'options'>): PointSystem {
-  return session.options?.point_system === 1 ? 1 : 2;
-}
 
 // ---------------------------------------------------------------------------------------
 // Pure part: the derivation from stored rows, and applying a correction to a State.
@@ -465,7 +461,7 @@ export async function applyCorrection(
     const session = await lockProcessedSession(tx, opts.organizationId, opts.sessionId);
     const loaded = await loadState(tx, session.id);
     const current = clone(loaded);
-    rederive(current, pointSystemOf(session)); // shot numbers in summaries are time positions
+    rederive(current, pointSystemOf(session.options)); // shot numbers in summaries are time positions
     const next = clone(current);
     const summary = applyToState(next, opts.correction, session);
     for (const s of next.shots) s.sessionId = session.id;
@@ -473,7 +469,7 @@ export async function applyCorrection(
     if (TABLES.every((t) => before[t].length === 0 && after[t].length === 0)) {
       throw new AppError('parameter_invalid', { message: 'This correction changes nothing.', param: 'kind' });
     }
-    const totals = rederive(next, pointSystemOf(session));
+    const totals = rederive(next, pointSystemOf(session.options));
     await writeState(tx, session.id, loaded, next, totals);
     const [row] = await tx
       .insert(sessionCorrections)
@@ -527,7 +523,7 @@ export async function undoCorrection(
       const drop = new Set([...(after[t] as Array<{ id: string }>).map((r) => r.id), ...(before[t] as Array<{ id: string }>).map((r) => r.id)]);
       (next as Record<TableName, Array<{ id: string }>>)[t] = [...next[t].filter((r) => !drop.has(r.id)), ...before[t].map((r) => revive(t, r))];
     }
-    const totals = rederive(next, pointSystemOf(session));
+    const totals = rederive(next, pointSystemOf(session.options));
     await writeState(tx, session.id, current, next, totals);
     const [updated] = await tx
       .update(sessionCorrections)

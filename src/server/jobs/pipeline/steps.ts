@@ -3,7 +3,7 @@ import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { extname, join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { deriveSession, type PointSystem } from '../../analysis/derive';
+import { deriveSession, pointSystemOf } from '../../analysis/derive';
 import { analyseInSubprocess, readArtifacts } from '../../analysis/subprocess';
 import type { AnalysisOptions } from '../../analysis/types';
 import type { Database } from '../../db/client';
@@ -181,7 +181,7 @@ export async function analyseAndDerive(db: Database, sessionId: string, original
     throw new ProcessingFailure(result.outcome, messages[result.outcome]);
   }
   const { actions, clusters, balls } = await readArtifacts(result.files);
-  const derived = deriveSession({ actions, clusters }, { pointSystem: (o.point_system === 1 ? 1 : 2) as PointSystem });
+  const derived = deriveSession({ actions, clusters }, { pointSystem: pointSystemOf(o) });
   if (derived.shots.length === 0) throw new ProcessingFailure('no_shots', 'No shot attempts were found in this video.');
   const built = buildSessionRows(derived, { durationSeconds, balls });
   await recordProgress(db, sessionId, 'rendering', 66);
