@@ -57,7 +57,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, invalid, revoked or wrong-environment API key.',
   402: 'The balance cannot cover the hold.',
   404: 'No such resource in this organization (`resource_missing`).',
-  409: 'Conflict (`upload_not_finished`, `no_group`, `idempotency_key_in_use`, `resource_limit_reached`).',
+  409: 'Conflict (`upload_not_finished`, `no_group`, `idempotency_key_in_use`, `resource_limit_reached`, `session_not_processed`, `correction_conflict`).',
   413: 'The request body is larger than 1 MiB.',
   429: 'More than the allowed requests per minute for this API key.',
   500: 'Internal error (`api_error`); nothing internal is exposed.',

@@ -1,4 +1,5 @@
 import { router } from '../../init';
+import { createCorrectionRoute, listCorrectionsRoute, undoCorrectionRoute } from './corrections';
 import { createSessionRoute } from './create-session';
 import { getSessionRoute } from './get-session';
 import { listHighlightsRoute, listPlayersRoute, listShotsRoute } from './list-session-children';
@@ -11,4 +12,5 @@ export const sessionsRouter = router({
   highlights: listHighlightsRoute,
   shots: listShotsRoute,
   players: listPlayersRoute,
+  corrections: router({ create: createCorrectionRoute, list: listCorrectionsRoute, undo: undoCorrectionRoute }),
 });
