@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { groups, players, sessions } from '../../db/schema';
+import { groups, sessions } from '../../db/schema';
 import { AppError, notFound } from '../errors';
 import { isId } from '../ids';
 
@@ -50,37 +50,4 @@ export async function updateSessionDetails(
     groupId = g.id;
   }
   await db.update(sessions).set({ metadata, groupId }).where(eq(sessions.id, row.id));
-}
-
-/** Names a player of a session and sets the jersey number (blank clears). */
-export async function updatePlayer(
-  db: DbOrTx,
-  opts: { organizationId: string; sessionId: string; playerId: string; name?: string | null; jersey?: string | null },
-): Promise<{ id: string; name: string | null; jersey: string | null }> {
-  const [session] = isId('session', opts.sessionId)
-    ? await db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.id, opts.sessionId), eq(sessions.organizationId, opts.organizationId)))
-    : [];
-  if (!session) throw notFound('session', 'session');
-  const clean = (v: string | null | undefined, max: number, param: string) => {
-    if (v === undefined) return undefined;
-    const t = (v ?? '').trim();
-    if (t.length > max) throw new AppError('parameter_invalid', { message: `At most ${max} characters.`, param });
-    return t || null;
-  };
-  const set: { name?: string | null; jersey?: string | null } = {};
-  const name = clean(opts.name, 80, 'name');
-  const jersey = clean(opts.jersey, 8, 'jersey');
-  if (name !== undefined) set.name = name;
-  if (jersey !== undefined) set.jersey = jersey;
-  if (Object.keys(set).length === 0) throw new AppError('parameter_missing', { message: 'Send a name or a jersey.', param: 'name' });
-  const [row] = await db
-    .update(players)
-    .set(set)
-    .where(and(eq(players.id, opts.playerId), eq(players.sessionId, session.id)))
-    .returning({ id: players.id, name: players.name, jersey: players.jersey });
-  if (!row) throw notFound('player', 'player');
-  return row;
 }

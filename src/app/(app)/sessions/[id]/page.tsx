@@ -8,24 +8,31 @@ import { ErrorState, Loading, StatusBadge, useToast } from '../../../_components
 import { FAILURE_HELP, formatCents, formatDate, formatDuration, stageLabel } from '../../../_lib/format';
 import { apiError, errorMessage, useTRPC, useTRPCClient } from '../../../_lib/trpc';
 import { BoxScoreTables } from './box-score';
+import { Corrections } from './corrections';
 import { Highlights } from './highlights';
 import { Players } from './players';
 import { ShotChart } from './shot-chart';
 import type { Session } from './types';
 
-type Tab = 'highlights' | 'shots' | 'box' | 'players';
+type Tab = 'highlights' | 'shots' | 'box' | 'players' | 'corrections';
 const TABS: Array<[Tab, string]> = [
   ['highlights', 'Highlights'],
   ['shots', 'Shot chart'],
   ['box', 'Box score'],
   ['players', 'Players'],
+  ['corrections', 'Corrections'],
 ];
 
-/** The embedded lists hold the first 100 items; a long game pages the rest in. */
-function useAllChildren(session: Session | undefined) {
+/**
+ * The embedded lists hold the first 100 items; a long game pages the rest in. Keyed by the
+ * session's fetch time, so a correction (which refetches the session) reloads them, with the
+ * previous lists shown meanwhile.
+ */
+function useAllChildren(session: Session | undefined, fetchedAt: number) {
   const client = useTRPCClient();
   return useQuery({
-    queryKey: ['session-children', session?.id, session?.shots.total_count, session?.highlights.total_count, session?.players.total_count],
+    queryKey: ['session-children', session?.id, fetchedAt],
+    placeholderData: (previous, query) => (query?.queryKey[1] === session?.id ? previous : undefined),
     enabled: Boolean(session && session.status === 'processed'),
     staleTime: 60_000,
     queryFn: async () => {
@@ -312,7 +319,7 @@ export default function SessionPage() {
     enabled: inProgress(session.data),
     refetchInterval: 2000,
   });
-  const children = useAllChildren(session.data);
+  const children = useAllChildren(session.data, session.dataUpdatedAt);
 
   if (session.error) {
     return (
@@ -422,8 +429,10 @@ export default function SessionPage() {
                   <ShotChart shots={children.data.shots} players={children.data.players} />
                 ) : tab === 'box' ? (
                   <BoxScoreTables session={s} players={children.data.players} />
-                ) : (
+                ) : tab === 'players' ? (
                   <Players sessionId={s.id} players={children.data.players} />
+                ) : (
+                  <Corrections sessionId={s.id} shots={children.data.shots} players={children.data.players} />
                 )}
               </div>
             </section>

@@ -1,29 +1,19 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useToast } from '../../../_components/ui';
-import { errorMessage, useTRPC } from '../../../_lib/trpc';
+import { useCorrections } from './corrections';
 import { playerLabel, teamLabel, type Player } from './types';
 
+/** Team choices: the two teams the analyser splits players into, or none. */
+const TEAMS: Array<number | null> = [0, 1, null];
+
 function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: number }) {
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
+  const fix = useCorrections(sessionId);
   const [name, setName] = useState(p.name ?? '');
   const [jersey, setJersey] = useState(p.jersey ?? '');
-  const save = useMutation(
-    trpc.dashboard.sessions.updatePlayer.mutationOptions({
-      onSuccess: () => {
-        void queryClient.invalidateQueries({ queryKey: trpc.sessions.get.queryKey({ id: sessionId }) });
-        toast('Player saved');
-      },
-      onError: (err) => toast(errorMessage(err), 'error'),
-    }),
-  );
   const commit = () => {
-    if ((name.trim() || null) === p.name && (jersey.trim() || null) === p.jersey) return;
-    save.mutate({ session: sessionId, player: p.id, name: name.trim() || null, jersey: jersey.trim() || null });
+    if ((name.trim() || null) !== p.name) fix.apply({ kind: 'rename_player', player: p.id, name: name.trim() || null });
+    if ((jersey.trim() || null) !== p.jersey) fix.apply({ kind: 'set_jersey', player: p.id, jersey: jersey.trim() || null });
   };
   const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
@@ -56,13 +46,26 @@ function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: numbe
           onKeyDown={onKey}
         />
       </td>
-      <td className="hide-sm">{teamLabel(p.team_id)}</td>
+      <td>
+        <select
+          className="select"
+          aria-label={`Team of ${playerLabel(p, i)}`}
+          value={p.team_id === null ? '' : String(p.team_id)}
+          onChange={(e) => fix.apply({ kind: 'set_team', player: p.id, team_id: e.target.value === '' ? null : Number(e.target.value) })}
+        >
+          {[...new Set([...TEAMS, p.team_id])].map((t) => (
+            <option key={String(t)} value={t === null ? '' : String(t)}>
+              {teamLabel(t)}
+            </option>
+          ))}
+        </select>
+      </td>
       <td className="num">{p.stats.points}</td>
     </tr>
   );
 }
 
-/** Names and jerseys, editable by any member (saved on blur or Enter). */
+/** Names, jerseys and teams, editable by any member: each change is a correction (saved on blur or Enter, undoable from the history). */
 export function Players({ sessionId, players }: { sessionId: string; players: Player[] }) {
   if (players.length === 0) return <p className="muted">No players were identified in this video.</p>;
   return (
@@ -70,7 +73,7 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
       <div className="card-head">
         <div>
           <h3>Players</h3>
-          <p>Name the players and set their jersey numbers; highlights, the shot chart and box scores use them.</p>
+          <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Merge duplicates on the Corrections tab.</p>
         </div>
       </div>
       <div className="table-wrap">
@@ -79,13 +82,13 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
             <tr>
               <th>Jersey</th>
               <th>Name</th>
-              <th className="hide-sm">Team</th>
+              <th>Team</th>
               <th className="num">PTS</th>
             </tr>
           </thead>
           <tbody>
             {players.map((p, i) => (
-              <PlayerRow key={p.id} sessionId={sessionId} p={p} i={i} />
+              <PlayerRow key={`${p.id}:${p.name}:${p.jersey}`} sessionId={sessionId} p={p} i={i} />
             ))}
           </tbody>
         </table>

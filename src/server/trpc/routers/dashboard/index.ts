@@ -4,7 +4,7 @@ import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-ke
 import { checkoutRoute, getAutoRechargeRoute, listTopupsRoute, requestTopupRoute, statementRoute, updateAutoRechargeRoute } from './billing';
 import { createGroupRoute, listGroupsRoute, renameGroupRoute } from './groups';
 import { listMembersRoute } from './members';
-import { getSessionSummaryRoute, listSessionSummariesRoute, updatePlayerRoute, updateSessionRoute } from './sessions';
+import { getSessionSummaryRoute, listSessionSummariesRoute, updateSessionRoute } from './sessions';
 import { getUploadRoute, sampleGameStatusRoute, startSampleGameRoute } from './uploads';
 
 /**
@@ -25,7 +25,7 @@ export const dashboardRouter = router({
     updateAutoRecharge: updateAutoRechargeRoute,
   }),
   apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
-  sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, updatePlayer: updatePlayerRoute }),
+  sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute }),
   uploads: router({ get: getUploadRoute }),
   sampleGame: router({ start: startSampleGameRoute, status: sampleGameStatusRoute }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { updatePlayer, updateSessionDetails } from '../../../domain/dashboard/session-edits';
+import { updateSessionDetails } from '../../../domain/dashboard/session-edits';
 import { getSessionSummary, listSessionSummaries } from '../../../domain/dashboard/session-summaries';
 import { listParamsShape, oneCursor } from '../../schemas/list';
 import { SESSION_STATUSES } from '../../schemas/session';
@@ -40,13 +40,3 @@ export const updateSessionRoute = orgProcedure
     await updateSessionDetails(ctx.db, { organizationId: ctx.auth.organizationId, ...input });
     return getSessionSummary(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id });
   });
-
-export const updatePlayerRoute = orgProcedure
-  .input(
-    z
-      .object({ session: z.string().max(64), player: z.string().max(64), name: z.string().max(200).nullable().optional(), jersey: z.string().max(50).nullable().optional() })
-      .strict(),
-  )
-  .mutation(({ ctx, input }) =>
-    updatePlayer(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: input.session, playerId: input.player, name: input.name, jersey: input.jersey }),
-  );

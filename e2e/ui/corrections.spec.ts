@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { startFixtureServer, type FixtureServer } from '../media-fixtures';
+
+/**
+ * Coach corrections in Chromium: a synthetic game scored with `point_system: 1` is processed;
+ * on the session page the coach changes a shot's shooter and another shot's result → the box
+ * score on the page and the API's players and totals change (re-derived under 1s and 2s), no
+ * event is emitted; Undo in the history restores the session exactly. Then the editor on a
+ * phone-width screen. Every view is checked with axe (no serious or critical violations).
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+let fixtures: FixtureServer;
+test.beforeAll(async () => {
+  fixtures = await startFixtureServer(join('test-results', 'corrections-fixtures'), { only: ['game.mp4'] });
+});
+test.afterAll(async () => fixtures?.close());
+
+async function look(page: Page, info: TestInfo, name: string) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
+}
+
+type Shot = { id: string; index: number; start_seconds: number; made: boolean | null; points: number | null; is_free_throw: boolean; is_three_point: boolean; players: { scorer: string | null } };
+type Player = { id: string; stats: { points: number } };
+type ApiSession = { status: string; shots: { data: Shot[] }; players: { data: Player[] }; totals: Record<string, number>; error: unknown };
+
+test('a coach corrects a scorer and a result: the box score and the API follow; undo restores', async ({ page, request }, info) => {
+  const stamp = Date.now();
+  let auth: Record<string, string> = {};
+  const api = async (): Promise<ApiSession> => (await request.get(`/v1/sessions/${sessionId}`, { headers: auth })).json();
+  let sessionId = '';
+
+  await test.step('sign up, create an API key, submit a game scored in 1s and 2s', async () => {
+    await page.goto('/sign-up');
+    await page.getByLabel('Your name').fill('Coach Corrections');
+    await page.getByLabel('Email').fill(`corrections-${stamp}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByLabel('Organization name').fill('Corrections High');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+    await page.goto('/developers');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Corrections key');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-secret').locator('code').textContent())!;
+    await page.getByRole('button', { name: 'Done' }).click();
+    auth = { Authorization: `Bearer ${secret}` };
+    const res = await request.post('/v1/sessions', {
+      headers: auth,
+      data: { source: { url: fixtures.url('game.mp4') }, duration_seconds: 60, options: { point_system: 1 } },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    sessionId = (await res.json()).id;
+    await expect.poll(async () => (await api()).status, { timeout: 300_000, intervals: [2000] }).toMatch(/processed|failed/);
+  });
+
+  const original = await api();
+  expect(original.status, JSON.stringify(original.error)).toBe('processed');
+  // point_system 1: 1 inside the arc, 2 beyond, 1 per free throw
+  for (const s of original.shots.data) expect(s.points).toBe(s.made ? (s.is_free_throw ? 1 : 1 + (s.is_three_point ? 1 : 0)) : 0);
+  const made = original.shots.data.find((s) => s.made)!;
+  expect(made, 'the synthetic game has a made shot').toBeTruthy();
+  // the new shooter: another player when there is one, else "nobody" (or the only player when nobody shot it)
+  const target = original.players.data.find((p) => p.id !== made.players.scorer)?.id ?? null;
+  const pointsOf = (s: ApiSession, id: string | null) => (id ? s.players.data.find((p) => p.id === id)!.stats.points : 0);
+
+  await test.step('change the shooter of a made shot', async () => {
+    await page.goto(`/sessions/${sessionId}`);
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    const n = made.index + 1;
+    await expect(page.getByLabel(`Shooter of shot ${n}`)).toBeVisible();
+    await look(page, info, 'c1-corrections');
+    await page.getByLabel(`Shooter of shot ${n}`).selectOption(target ?? '');
+    await expect(page.getByTestId('correction-history').locator('li')).toHaveCount(1);
+    await expect(page.getByLabel(`Shooter of shot ${n}`)).toHaveValue(target ?? '');
+    const after = await api();
+    expect(after.shots.data.find((s) => s.id === made.id)!.players.scorer).toBe(target);
+    if (made.players.scorer) expect(pointsOf(after, made.players.scorer)).toBe(pointsOf(original, made.players.scorer) - made.points!);
+    if (target) expect(pointsOf(after, target)).toBe(pointsOf(original, target) + made.points!);
+    // the box score on the page shows the API's numbers
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    const rows = page.getByTestId('team-box-score').locator('tbody tr');
+    const shown = await rows.locator('[data-stat="points"]').allTextContents();
+    expect(shown.map(Number).sort()).toEqual(after.players.data.map((p) => p.stats.points).sort());
+  });
+
+  await test.step('mark the made shot missed: the totals change, in the API and on the page', async () => {
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await page.getByLabel(`Result of shot ${made.index + 1}`).selectOption('missed');
+    await expect(page.getByTestId('correction-history').locator('li')).toHaveCount(2);
+    const after = await api();
+    expect(after.totals.points).toBe(original.totals.points - made.points!);
+    expect(after.shots.data.find((s) => s.id === made.id)).toMatchObject({ made: false, points: 0 });
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    await expect(page.getByTestId('game-totals').locator('[data-stat="points"]')).toHaveText(String(after.totals.points));
+    // corrections emit no event
+    const events = await (await request.get(`/v1/events?session=${sessionId}`, { headers: auth })).json();
+    expect(events.data.map((e: { type: string }) => e.type)).toEqual(['session.processed']);
+  });
+
+  await test.step('undo both from the history: the session is as processed', async () => {
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    const history = page.getByTestId('correction-history');
+    // the older one cannot be undone before the newer one (same shot)
+    await expect(history.locator('li').nth(1).getByRole('button', { name: /^Undo/ })).toBeDisabled();
+    await history.locator('li').nth(0).getByRole('button', { name: /^Undo/ }).click();
+    await expect(history.locator('li[data-undone="true"]')).toHaveCount(1);
+    await history.locator('li').nth(1).getByRole('button', { name: /^Undo/ }).click();
+    await expect(history.locator('li[data-undone="true"]')).toHaveCount(2);
+    await look(page, info, 'c2-history');
+    const restored = await api();
+    expect(restored.totals).toEqual(original.totals);
+    expect(restored.players).toEqual(original.players);
+    expect(restored.shots).toEqual(original.shots);
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    await expect(page.getByTestId('game-totals').locator('[data-stat="points"]')).toHaveText(String(original.totals.points));
+  });
+
+  await test.step('add a missed shot at the video time, then undo it, on a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await page.getByTestId('session-video').evaluate((v: HTMLVideoElement) => (v.currentTime = 1.5));
+    await page.getByRole('button', { name: 'Add a missed shot at the video’s time' }).click();
+    await expect(page.getByTestId('correction-history').locator('li')).toHaveCount(3);
+    const after = await api();
+    expect(after.shots.data.length).toBe(original.shots.data.length + 1);
+    expect(after.shots.data.filter((s) => s.start_seconds === 1.5)).toMatchObject([{ made: false, points: 0, players: { scorer: null } }]);
+    expect(after.totals.points).toBe(original.totals.points);
+    expect(after.totals.fg_2pt_att).toBe(original.totals.fg_2pt_att + 1);
+    await look(page, info, 'c3-phone-corrections');
+    await page.getByTestId('correction-history').locator('li').nth(0).getByRole('button', { name: /^Undo/ }).click();
+    await expect(page.getByTestId('correction-history').locator('li[data-undone="true"]')).toHaveCount(3);
+    expect((await api()).shots).toEqual(original.shots);
+  });
+});
