@@ -59,7 +59,7 @@ function PlayerSelect({ label, value, players, onChange, disabled }: {
   disabled?: boolean;
 }) {
   return (
-    <select className="select" aria-label={label} value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value || null)}>
+    <select className="select" style={SELECT} aria-label={label} value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value || null)}>
       <option value="">Nobody</option>
       {players.map((p, i) => (
         <option key={p.id} value={p.id}>
@@ -70,6 +70,10 @@ function PlayerSelect({ label, value, players, onChange, disabled }: {
   );
 }
 
+/** The editor is a dense table: compact controls and cells (inline, to stay out of the shared stylesheet). */
+const SELECT: React.CSSProperties = { height: 28, padding: '0 4px', fontSize: 13 };
+const CELL: React.CSSProperties = { padding: '6px 6px' };
+
 const typeOf = (s: Shot) => (s.is_free_throw ? 'free_throw' : s.is_three_point ? 'three' : 'two');
 
 function ShotRow({ shot, players, fix }: { shot: Shot; players: Player[]; fix: ReturnType<typeof useCorrections> }) {
@@ -77,22 +81,24 @@ function ShotRow({ shot, players, fix }: { shot: Shot; players: Player[]; fix: R
   const made = shot.made;
   return (
     <tr data-shot={shot.id}>
-      <td>
+      <td style={CELL}>
         <button
           type="button"
           className="btn btn-sm btn-ghost mono"
-          aria-label={`Shot ${n} at ${clock(shot.start_seconds)}: watch`}
+          title="Watch this shot"
           onClick={() => {
             const v = gameVideo();
             if (v && shot.start_seconds !== null) (v.currentTime = Math.max(0, shot.start_seconds - 2), v.scrollIntoView({ block: 'nearest' }));
           }}
         >
+          <span className="sr-only">Watch shot </span>
           {n} · {clock(shot.start_seconds)}
         </button>
       </td>
-      <td>
+      <td style={CELL}>
         <select
           className="select"
+          style={SELECT}
           aria-label={`Result of shot ${n}`}
           value={made === null ? '' : made ? 'made' : 'missed'}
           onChange={(e) => fix.apply({ kind: 'set_made', shot: shot.id, made: e.target.value === 'made' })}
@@ -102,17 +108,17 @@ function ShotRow({ shot, players, fix }: { shot: Shot; players: Player[]; fix: R
           <option value="missed">Missed</option>
         </select>
       </td>
-      <td>
-        <select className="select" aria-label={`Type of shot ${n}`} value={typeOf(shot)} onChange={(e) => fix.apply({ kind: 'set_shot_type', shot: shot.id, type: e.target.value as 'two' })}>
+      <td style={CELL}>
+        <select className="select" style={SELECT} aria-label={`Type of shot ${n}`} value={typeOf(shot)} onChange={(e) => fix.apply({ kind: 'set_shot_type', shot: shot.id, type: e.target.value as 'two' })}>
           <option value="two">2 pt</option>
           <option value="three">3 pt</option>
-          <option value="free_throw">Free throw</option>
+          <option value="free_throw">FT</option>
         </select>
       </td>
-      <td>
+      <td style={CELL}>
         <PlayerSelect label={`Shooter of shot ${n}`} value={shot.players.scorer} players={players} onChange={(p) => fix.apply({ kind: 'set_shooter', shot: shot.id, player: p })} />
       </td>
-      <td>
+      <td style={CELL}>
         <PlayerSelect
           label={`Assister of shot ${n}`}
           value={shot.players.assister}
@@ -121,7 +127,7 @@ function ShotRow({ shot, players, fix }: { shot: Shot; players: Player[]; fix: R
           onChange={(p) => fix.apply({ kind: 'set_assister', shot: shot.id, player: p })}
         />
       </td>
-      <td>
+      <td style={CELL}>
         <PlayerSelect
           label={`Rebounder of shot ${n}`}
           value={shot.players.rebounder}
@@ -130,10 +136,10 @@ function ShotRow({ shot, players, fix }: { shot: Shot; players: Player[]; fix: R
           onChange={(p) => fix.apply({ kind: 'set_rebounder', shot: shot.id, player: p })}
         />
       </td>
-      <td className="num">{shot.points ?? '—'}</td>
-      <td>
+      <td className="num" style={CELL}>{shot.points ?? '—'}</td>
+      <td style={CELL}>
         <button type="button" className="btn btn-sm btn-ghost btn-danger" aria-label={`Delete shot ${n}`} onClick={() => fix.apply({ kind: 'delete_shot', shot: shot.id })}>
-          Delete
+          ✕
         </button>
       </td>
     </tr>
@@ -151,8 +157,9 @@ function AddShot({ players, fix }: { players: Player[]; fix: ReturnType<typeof u
         fix.apply({ kind: 'add_shot', time_seconds: Math.round((gameVideo()?.currentTime ?? 0) * 100) / 100, shooter, type });
       }}
     >
+      <span className="label">New shot by</span>
       <PlayerSelect label="Shooter of the new shot" value={shooter} players={players} onChange={setShooter} />
-      <select className="select" aria-label="Type of the new shot" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
+      <select className="select" style={SELECT} aria-label="Type of the new shot" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
         <option value="two">2 pt</option>
         <option value="three">3 pt</option>
         <option value="free_throw">Free throw</option>
@@ -261,13 +268,13 @@ export function Corrections({ sessionId, shots, players }: { sessionId: string; 
           <table className="table" data-testid="shot-editor">
             <thead>
               <tr>
-                <th>Shot</th>
-                <th>Result</th>
-                <th>Type</th>
-                <th>Shooter</th>
-                <th>Assist</th>
-                <th>Rebound</th>
-                <th className="num">PTS</th>
+                <th style={CELL}>Shot</th>
+                <th style={CELL}>Result</th>
+                <th style={CELL}>Type</th>
+                <th style={CELL}>Shooter</th>
+                <th style={CELL}>Assist</th>
+                <th style={CELL}>Rebound</th>
+                <th className="num" style={CELL}>PTS</th>
                 <th>
                   <span className="sr-only">Delete</span>
                 </th>
