@@ -12,7 +12,7 @@ export const listEventsMeta: SwishMeta = {
     tags: ['Events'],
     summary: 'List events',
     description:
-      'Every event emitted for the organization, newest first — the same objects webhooks deliver (the event id is the `webhook-id`). Use it to catch up after missed deliveries. `data.object` is the Session as it was when the event was emitted.',
+      'Every event emitted for the organization, newest first — the same objects webhooks deliver (the event id is the `webhook-id`). Use it to catch up after missed deliveries. `data.object` is the Session as it was when the event was emitted; coach corrections emit no new event — `GET /v1/sessions/{id}` shows the corrected state.',
   },
 };
 
