@@ -41,7 +41,7 @@ test('a correction changes GET /v1/sessions/{id} at once, replays with its Idemp
   const res = await request.post(url, { headers, data: body });
   expect(res.status(), await res.text()).toBe(201);
   const created = await res.json();
-  expect(created).toMatchObject({ object: 'session_correction', session: id, kind: 'set_made', correction: body, undone: null, undoable: true, actor: { user: null, api_key: org.prodKeyId } });
+  expect(created).toMatchObject({ object: 'session_correction', session: id, kind: 'set_made', correction: body, undone: null, undoable: true, actor: { user: null, name: null, api_key: org.prodKeyId } });
   expect(created.id).toMatch(/^corr_/);
   expect(created.summary).toMatch(/^Shot 1 \(\d+:\d\d\): (made|missed) → (made|missed)$/);
   const replay = await request.post(url, { headers, data: body });

@@ -96,6 +96,7 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await page.getByRole('tab', { name: 'Corrections' }).click();
     await page.getByLabel(`Result of shot ${made.index + 1}`).selectOption('missed');
     await expect(page.getByTestId('correction-history').locator('li')).toHaveCount(2);
+    await expect(page.getByTestId('correction-history').locator('li').first()).toContainText('Coach Corrections');
     const after = await api();
     expect(after.totals.points).toBe(original.totals.points - made.points!);
     expect(after.shots.data.find((s) => s.id === made.id)).toMatchObject({ made: false, points: 0 });

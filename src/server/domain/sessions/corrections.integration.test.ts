@@ -187,7 +187,7 @@ describe('corrections', () => {
     for (const [correction, check] of cases) {
       const before = await get();
       const done = await apply(correction);
-      expect(done).toMatchObject({ object: 'session_correction', kind: correction.kind, correction, undone: null, undoable: true, actor: { user: 'usr_coach', api_key: null } });
+      expect(done).toMatchObject({ object: 'session_correction', kind: correction.kind, correction, undone: null, undoable: true, actor: { user: 'usr_coach', name: null, api_key: null } });
       expect(done.summary.length).toBeGreaterThan(5);
       const after = await get();
       expectConsistent(after, 2);
@@ -269,6 +269,15 @@ describe('corrections', () => {
     await apply({ kind: 'rename_player', player: ana, name: 'Ana' });
     await undo(a.id);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('serialises concurrent corrections of one session (the session row is locked)', async () => {
+    const { apply, get } = await setup();
+    await Promise.all([3, 7, 11, 13, 17, 19].map((t) => apply({ kind: 'add_shot', time_seconds: t, made: true })));
+    const s = await get();
+    expect(s.shots.total_count).toBe(11);
+    expect(s.totals.points).toBe(8 + 6 * 2);
+    expectConsistent(s, 2);
   });
 
   it('keeps the unique time-order index valid when shots move past each other', async () => {

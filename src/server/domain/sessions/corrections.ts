@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database, DbOrTx, Tx } from '../../db/client';
-import { highlights, players, sessionCorrections, sessions, shots, type BoxScoreJson } from '../../db/schema';
+import { highlights, players, sessionCorrections, sessions, shots, users, type BoxScoreJson } from '../../db/schema';
 import { emptyBoxScore } from '../../analysis/box-score';
 import { boxScores, pointSystemOf, shotValue, type PointSystem } from '../../analysis/derive';
 import { AppError, notFound } from '../errors';
@@ -410,7 +410,8 @@ export interface ApiCorrection {
   kind: CorrectionKind;
   correction: Correction;
   summary: string;
-  actor: { user: string | null; api_key: string | null };
+  /** The dashboard user (with their name) or the API key that made it. */
+  actor: { user: string | null; name: string | null; api_key: string | null };
   undone: number | null;
   /** Whether it can be undone now: not undone yet, and the rows it touched are as it left them. */
   undoable: boolean;
@@ -418,7 +419,7 @@ export interface ApiCorrection {
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-function toApiCorrection(row: CorrectionRow, undoable: boolean): ApiCorrection {
+function toApiCorrection(row: CorrectionRow, undoable: boolean, names: Map<string, string>): ApiCorrection {
   return {
     id: row.id,
     object: 'session_correction',
@@ -427,10 +428,18 @@ function toApiCorrection(row: CorrectionRow, undoable: boolean): ApiCorrection {
     kind: row.kind as CorrectionKind,
     correction: row.request as unknown as Correction,
     summary: row.summary,
-    actor: { user: row.actorUserId, api_key: row.actorApiKeyId },
+    actor: { user: row.actorUserId, name: row.actorUserId ? (names.get(row.actorUserId) ?? null) : null, api_key: row.actorApiKeyId },
     undone: unix(row.undoneAt),
     undoable,
   };
+}
+
+/** Display names of the members who made these corrections. */
+async function userNames(db: DbOrTx, rows: CorrectionRow[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.actorUserId).filter((x): x is string => x !== null))];
+  if (ids.length === 0) return new Map();
+  const found = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids));
+  return new Map(found.map((u) => [u.id, u.name]));
 }
 
 /** True when every row the correction touched is still exactly as it left it. */
@@ -486,7 +495,7 @@ export async function applyCorrection(
         after,
       })
       .returning();
-    return toApiCorrection(row, true);
+    return toApiCorrection(row, true, await userNames(tx, [row]));
   });
 }
 
@@ -530,7 +539,7 @@ export async function undoCorrection(
       .set({ undoneAt: new Date(), undoneByUserId: opts.actor.userId, undoneByApiKeyId: opts.actor.apiKeyId })
       .where(and(eq(sessionCorrections.id, row.id), isNull(sessionCorrections.undoneAt)))
       .returning();
-    return toApiCorrection(updated, false);
+    return toApiCorrection(updated, false, await userNames(tx, [updated]));
   });
 }
 
@@ -552,7 +561,8 @@ export async function listCorrections(db: DbOrTx, opts: { organizationId: string
     url: `/v1/sessions/${session.id}/corrections`,
     map: async (rows) => {
       if (rows.some((r) => !r.undoneAt)) current = await loadState(db, session.id);
-      return rows.map((r) => toApiCorrection(r, !r.undoneAt && unchangedSince(r, current!)));
+      const names = await userNames(db, rows);
+      return rows.map((r) => toApiCorrection(r, !r.undoneAt && unchangedSince(r, current!), names));
     },
   });
 }

@@ -222,7 +222,7 @@ export function CorrectionHistory({ sessionId }: { sessionId: string }) {
                 {c.summary}
               </span>
               <span className="cell-sub">
-                {c.actor.api_key ? 'API key' : 'Dashboard'} · {timeAgo(c.created)}
+                {c.actor.api_key ? 'API key' : (c.actor.name ?? 'A member')} · {timeAgo(c.created)}
               </span>
               {c.undone ? (
                 <span className="tag">Undone</span>

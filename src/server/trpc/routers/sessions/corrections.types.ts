@@ -76,7 +76,7 @@ export const ZCorrection = z
     kind: z.enum(CORRECTION_KINDS),
     correction: z.object(correctionShape).describe('The correction as sent (its kind’s fields only).'),
     summary: z.string().describe('One line for people, e.g. "Shot 3 (0:42): shooter #4 → Ana".'),
-    actor: z.object({ user: z.string().nullable().describe('The dashboard user (`usr_…`).'), api_key: z.string().nullable().describe('The API key (`key_…`).') }),
+    actor: z.object({ user: z.string().nullable().describe('The dashboard user (`usr_…`).'), name: z.string().nullable().describe('That user’s name.'), api_key: z.string().nullable().describe('The API key (`key_…`).') }),
     undone: z.number().int().nullable().describe('Unix seconds when it was undone; null while it holds.'),
     undoable: z.boolean().describe('Whether it can be undone now: not undone, and no later correction changed the same shots or players.'),
   })
