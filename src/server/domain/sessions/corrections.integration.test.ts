@@ -280,6 +280,22 @@ describe('corrections', () => {
     expectConsistent(s, 2);
   });
 
+  it('a long game: a shot added at the start renumbers all 300 shots and their highlights in one correction', async () => {
+    const { db, org } = await makeOrg({ grantCents: 10_000 });
+    const many = Array.from({ length: 300 }, (_, i) => shotAction({ id: `s${i}`, release_t: 5 + i * 10, shooter_track: (i % 4) + 1, made: i % 3 !== 0, is_three_point: i % 5 === 0 }));
+    const id = await makeProcessedSession(db, { organizationId: org.id, actions: many, clusters: [1, 2, 3, 4].map((t) => cluster(t, (t % 2) as 0 | 1)), durationSeconds: 3100 });
+    await applyCorrection(db, { organizationId: org.id, sessionId: id, actor: coach, correction: { kind: 'add_shot', time_seconds: 1, made: true } });
+    await applyCorrection(db, { organizationId: org.id, sessionId: id, actor: coach, correction: { kind: 'add_shot', time_seconds: 2, made: true } });
+    const all = await db.select().from(shots).where(eq(shots.sessionId, id));
+    expect(all).toHaveLength(302);
+    const sorted = [...all].sort((a, b) => a.startSeconds! - b.startSeconds!);
+    expect(sorted.map((x) => x.index)).toEqual(sorted.map((_, i) => i));
+    const hl = await db.select().from(highlights).where(eq(highlights.sessionId, id));
+    for (const h of hl) expect(h.shotIndex).toBe(all.find((x) => x.id === h.shotId)!.index);
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+    expect(row.totals!.fg_2pt_att + row.totals!.fg_3pt_att).toBe(302);
+  });
+
   it('keeps the unique time-order index valid when shots move past each other', async () => {
     const { apply, get, db, id } = await setup();
     for (const t of [1, 2, 3, 31, 0]) await apply({ kind: 'add_shot', time_seconds: t });

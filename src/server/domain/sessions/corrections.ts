@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, DbOrTx, Tx } from '../../db/client';
 import { highlights, players, sessionCorrections, sessions, shots, users, type BoxScoreJson } from '../../db/schema';
 import { emptyBoxScore } from '../../analysis/box-score';
@@ -375,9 +375,9 @@ async function loadState(tx: DbOrTx, sessionId: string): Promise<State> {
 const clone = (s: State): State => structuredClone(s);
 
 /**
- * Writes the difference between two full states of a session (deletes, updates, inserts)
- * and the totals. Shots whose index changes are parked at a null index first, so the
- * unique (session, index) never sees two shots at one index mid-way.
+ * Writes the difference between two full states of a session and the totals: deletes, then
+ * one upsert per table for the changed and new rows. Shots whose index changes are parked at
+ * a null index first, so the unique (session, index) never sees two shots at one index.
  */
 async function writeState(tx: Tx, sessionId: string, from: State, to: State, totals: BoxScoreJson) {
   const tables = { shots, players, highlights } as const;
@@ -387,17 +387,17 @@ async function writeState(tx: Tx, sessionId: string, from: State, to: State, tot
     const y = byId<{ id: string }>(to[t]);
     const gone = [...x.keys()].filter((id) => !y.has(id));
     if (gone.length) await tx.delete(table).where(inArray(table.id, gone));
-    const changed = [...y.values()].filter((r) => x.has(r.id) && canonical(x.get(r.id)) !== canonical(r));
+    const write = [...y.values()].filter((r) => !x.has(r.id) || canonical(x.get(r.id)) !== canonical(r));
+    if (write.length === 0) continue;
     if (t === 'shots') {
-      const moved = (changed as ShotRow[]).filter((r) => (x.get(r.id) as ShotRow).index !== r.index).map((r) => r.id);
+      const moved = (write as ShotRow[]).filter((r) => x.has(r.id) && (x.get(r.id) as ShotRow).index !== r.index).map((r) => r.id);
       if (moved.length) await tx.update(shots).set({ index: null }).where(inArray(shots.id, moved));
     }
-    for (const r of changed) {
-      const { id, ...rest } = r as Record<string, unknown> & { id: string };
-      await tx.update(table).set(rest as any).where(eq(table.id, id));
-    }
-    const added = [...y.values()].filter((r) => !x.has(r.id)).map((r) => ({ ...r, sessionId }));
-    if (added.length) await tx.insert(table).values(added as any);
+    const columns = Object.entries(getTableColumns(table)).filter(([key]) => key !== 'id');
+    await tx
+      .insert(table)
+      .values(write.map((r) => ({ ...r, sessionId })) as any)
+      .onConflictDoUpdate({ target: table.id, set: Object.fromEntries(columns.map(([key, col]) => [key, sql.raw(`excluded."${col.name}"`)])) });
   }
   await tx.update(sessions).set({ totals }).where(eq(sessions.id, sessionId));
 }
