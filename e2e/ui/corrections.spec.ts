@@ -125,7 +125,7 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await expect(page.getByTestId('game-totals').locator('[data-stat="points"]')).toHaveText(String(original.totals.points));
   });
 
-  await test.step('add a missed shot at the video time, then undo it, on a phone', async () => {
+  await test.step('add a missed shot at the video time, then undo it with Ctrl+Z, on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('tab', { name: 'Corrections' }).click();
     await page.getByTestId('session-video').evaluate((v: HTMLVideoElement) => (v.currentTime = 1.5));
@@ -137,7 +137,9 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     expect(after.totals.points).toBe(original.totals.points);
     expect(after.totals.fg_2pt_att).toBe(original.totals.fg_2pt_att + 1);
     await look(page, info, 'c3-phone-corrections');
-    await page.getByTestId('correction-history').locator('li').nth(0).getByRole('button', { name: /^Undo/ }).click();
+    // the keyboard: Ctrl+Z undoes the newest correction
+    await page.getByRole('heading', { name: 'History' }).click();
+    await page.keyboard.press('Control+z');
     await expect(page.getByTestId('correction-history').locator('li[data-undone="true"]')).toHaveCount(3);
     expect((await api()).shots).toEqual(original.shots);
   });

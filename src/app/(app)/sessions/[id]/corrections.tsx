@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorState, Loading, useToast } from '../../../_components/ui';
 import { timeAgo } from '../../../_lib/format';
 import type { inferRouterInputs } from '@trpc/server';
@@ -200,12 +200,26 @@ export function CorrectionHistory({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const fix = useCorrections(sessionId);
   const list = useQuery(trpc.sessions.corrections.list.queryOptions({ id: sessionId, limit: 50 }));
+  // Ctrl/⌘+Z (outside text fields) undoes the newest correction that can be undone
+  const latest = list.data?.data.find((c) => c.undoable);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (e.key.toLowerCase() !== 'z' || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+      if (el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable)) return;
+      if (!latest || fix.pending) return;
+      e.preventDefault();
+      fix.undo(latest.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [latest, fix]);
   return (
     <section className="card" aria-labelledby="history-h">
       <div className="card-head">
         <div>
           <h3 id="history-h">History</h3>
-          <p>Every correction, newest first. Undo one whose shots and players no later correction changed.</p>
+          <p>Every correction, newest first. Undo one whose shots and players no later correction changed; Ctrl+Z (⌘Z) undoes the newest.</p>
         </div>
       </div>
       {list.error ? (
