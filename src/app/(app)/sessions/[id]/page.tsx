@@ -23,15 +23,24 @@ const TABS: Array<[Tab, string]> = [
   ['corrections', 'Corrections'],
 ];
 
+/** A number per distinct session object (a refetch that changed nothing keeps the object: structural sharing). */
+const versions = new WeakMap<object, number>();
+let lastVersion = 0;
+function versionOf(o: object | undefined): number {
+  if (!o) return 0;
+  if (!versions.has(o)) versions.set(o, ++lastVersion);
+  return versions.get(o)!;
+}
+
 /**
  * The embedded lists hold the first 100 items; a long game pages the rest in. Keyed by the
- * session's fetch time, so a correction (which refetches the session) reloads them, with the
- * previous lists shown meanwhile.
+ * session's content version, so a correction (which refetches the session) reloads them,
+ * with the previous lists shown meanwhile.
  */
-function useAllChildren(session: Session | undefined, fetchedAt: number) {
+function useAllChildren(session: Session | undefined) {
   const client = useTRPCClient();
   return useQuery({
-    queryKey: ['session-children', session?.id, fetchedAt],
+    queryKey: ['session-children', session?.id, versionOf(session)],
     placeholderData: (previous, query) => (query?.queryKey[1] === session?.id ? previous : undefined),
     enabled: Boolean(session && session.status === 'processed'),
     staleTime: 60_000,
@@ -319,7 +328,7 @@ export default function SessionPage() {
     enabled: inProgress(session.data),
     refetchInterval: 2000,
   });
-  const children = useAllChildren(session.data, session.dataUpdatedAt);
+  const children = useAllChildren(session.data);
 
   if (session.error) {
     return (
