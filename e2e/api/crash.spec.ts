@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { renderSyntheticGame } from '../../src/server/analysis/synth/render';
@@ -60,7 +60,22 @@ test.afterAll(async () => {
   await fixtures?.close();
 });
 
+/** Stops a PostgreSQL left running in DATA_DIR by an aborted earlier run, so the fresh start can initdb. */
+async function stopLeftoverPostgres() {
+  try {
+    const pid = Number(readFileSync(join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGQUIT'); // immediate shutdown: the directory is deleted next
+    for (let i = 0; i < 50; i++) {
+      process.kill(pid, 0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch {
+    // no pid file, or the process is gone
+  }
+}
+
 test('a session survives kill -9 of the server mid-processing and is charged once', async () => {
+  await stopLeftoverPostgres();
   rmSync(DATA_DIR, { recursive: true, force: true });
   const dir = join('test-results', 'crash-fixtures');
   fixtures = await startFixtureServer(dir, { only: [] });
