@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   request: 'req',
   topupRequest: 'tur',
   autoRechargeAttempt: 'ara',
+  reel: 'reel',
+  reelShare: 'rsh',
   // dashboard sign-in (better-auth models)
   user: 'usr',
   member: 'mem',

@@ -38,3 +38,20 @@ export const autoRechargeRequested = eventType('swish/billing.auto_recharge.requ
     organization_id: z.string(),
   }),
 });
+
+/** A coach marked a manual highlight (`hl_…`, status `processing`): `cut-manual-highlight` cuts its clip. */
+export const highlightRequested = eventType('swish/highlight.requested', {
+  schema: z.object({
+    highlight_id: z.string(),
+    session_id: z.string(),
+    organization_id: z.string(),
+  }),
+});
+
+/** A reel (`reel_…`, status `queued`) was created: `render-reel` concatenates its clips. */
+export const reelRequested = eventType('swish/reel.requested', {
+  schema: z.object({
+    reel_id: z.string(),
+    organization_id: z.string(),
+  }),
+});

@@ -2,7 +2,7 @@ import { getDb } from '../db/client';
 import { cancelPendingDelivery } from '../domain/webhooks/deliveries';
 import { logger } from '../logger';
 import { inngest } from './client';
-import { sessionSubmitted, webhookDeliveryRequested } from './events';
+import { highlightRequested, reelRequested, sessionSubmitted, webhookDeliveryRequested } from './events';
 
 /**
  * Starts processing of a submitted session. Called after the session's transaction
@@ -33,4 +33,19 @@ export async function notifyWebhookDeliveryRequested(delivery: { id: string; end
     await cancelPendingDelivery(getDb(), delivery.id).catch((e) => logger.error({ err: e, deliveryId: delivery.id }, 'could not cancel an unqueued delivery'));
     throw err;
   }
+}
+
+/**
+ * Starts cutting a manual highlight or rendering a reel. As with a webhook redelivery, a
+ * failure to queue is reported to the caller; the row stays `processing`/`queued` and can be
+ * deleted.
+ */
+export async function notifyHighlightRequested(highlight: { id: string; sessionId: string }, organizationId: string): Promise<void> {
+  await inngest.send(
+    highlightRequested.create({ highlight_id: highlight.id, session_id: highlight.sessionId, organization_id: organizationId }, { id: highlight.id }),
+  );
+}
+
+export async function notifyReelRequested(reelId: string, organizationId: string): Promise<void> {
+  await inngest.send(reelRequested.create({ reel_id: reelId, organization_id: organizationId }, { id: reelId }));
 }

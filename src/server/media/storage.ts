@@ -36,8 +36,11 @@ export interface MediaStorage {
   exists(key: string): Promise<boolean>;
   /** Deletes the object `prefix` and every object under `prefix/`; returns how many were removed. */
   delete(prefix: string): Promise<number>;
-  /** An absolute, expiring URL a client can fetch the object from. */
-  url(key: string, ttlSeconds?: number): string;
+  /**
+   * An absolute, expiring URL a client can fetch the object from. Expiry is rounded up to the
+   * hour (cacheable) unless `exact` (short-lived URLs, e.g. a public reel page's video).
+   */
+  url(key: string, ttlSeconds?: number, opts?: { exact?: boolean }): string;
   /** Filesystem path of the object (local storage only), for streaming from disk. */
   localPath?(key: string): string;
 }
@@ -179,9 +182,9 @@ export class LocalMediaStorage implements MediaStorage {
     return removed;
   }
 
-  url(key: string, ttlSeconds?: number): string {
+  url(key: string, ttlSeconds?: number, opts: { exact?: boolean } = {}): string {
     assertValidKey(key);
-    return signMediaUrl(key, ttlSeconds)!;
+    return signMediaUrl(key, ttlSeconds, opts)!;
   }
 }
 
@@ -379,9 +382,13 @@ export class S3MediaStorage implements MediaStorage {
     return keys.length;
   }
 
-  url(key: string, ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400)): string {
-    // Rounded to the hour like local URLs, so repeated reads within an hour give one cacheable URL.
+  url(key: string, ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400), opts: { exact?: boolean } = {}): string {
     const nowSec = Date.now() / 1000;
+    if (opts.exact) {
+      const signedAt = Math.floor(nowSec);
+      return presignS3GetUrl(this.config, this.objectKey(key), Math.min(Math.ceil(ttlSeconds), 604_800), new Date(signedAt * 1000));
+    }
+    // Rounded to the hour like local URLs, so repeated reads within an hour give one cacheable URL.
     const expiresAt = Math.ceil((nowSec + Math.min(ttlSeconds, 604_800 - 3600)) / 3600) * 3600;
     const signedAt = Math.floor(nowSec / 3600) * 3600;
     return presignS3GetUrl(this.config, this.objectKey(key), expiresAt - signedAt, new Date(signedAt * 1000));
@@ -477,4 +484,7 @@ export const mediaKeys = {
   highlightVideo: (sessionId: string, highlightId: string, name: string) => `sessions/${sessionId}/highlights/${highlightId}/${name}.mp4`,
   highlightPreview: (sessionId: string, highlightId: string, name: string) =>
     `sessions/${sessionId}/highlights/${highlightId}/preview-${name}.jpg`,
+  reelPrefix: (reelId: string) => `reels/${reelId}`,
+  reelVideo: (reelId: string) => `reels/${reelId}/reel.mp4`,
+  reelPoster: (reelId: string) => `reels/${reelId}/poster.jpg`,
 };

@@ -34,11 +34,15 @@ function signature(key: string, expires: number): string {
 
 /**
  * An absolute, expiring URL for a stored media object. Expiry is rounded up to the hour so
- * repeated reads within an hour return the same URL (cache-friendly).
+ * repeated reads within an hour return the same URL (cache-friendly), unless `exact`.
  */
-export function signMediaUrl(key: string | null | undefined, ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400)): string | null {
+export function signMediaUrl(
+  key: string | null | undefined,
+  ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400),
+  opts: { exact?: boolean } = {},
+): string | null {
   if (!key) return null;
-  const expires = Math.ceil((Date.now() / 1000 + ttlSeconds) / 3600) * 3600;
+  const expires = opts.exact ? Math.ceil(Date.now() / 1000 + ttlSeconds) : Math.ceil((Date.now() / 1000 + ttlSeconds) / 3600) * 3600;
   const path = key.split('/').map(encodeURIComponent).join('/');
   return `${publicBaseUrl()}/media/${path}?expires=${expires}&signature=${signature(key, expires)}`;
 }

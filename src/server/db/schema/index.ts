@@ -9,3 +9,4 @@ export * from './events';
 export * from './engine';
 export * from './webhooks';
 export * from './auth';
+export * from './reels';

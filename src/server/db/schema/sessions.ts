@@ -104,7 +104,8 @@ export const highlights = pgTable(
     sessionId: text('session_id')
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
-    shotId: text('shot_id').notNull(),
+    /** The shot the clip is for; null only for a manual highlight with no shot in its window. */
+    shotId: text('shot_id'),
     shotIndex: integer('shot_index'),
     lengthSeconds: real('length_seconds').notNull(),
     isLowlight: boolean('is_lowlight').notNull().default(false),
@@ -113,6 +114,15 @@ export const highlights = pgTable(
     /** Storage keys by rendition name (`default`, `horizontal`, `1080p` … `144p`). */
     video: jsonb('video').$type<Record<string, string | null>>().notNull().default({}),
     preview: jsonb('preview').$type<Record<string, string | null>>().notNull().default({}),
+    /**
+     * `ready` for every automatic highlight; a manual one is `processing` until its clip is
+     * cut (or `failed`). Only ready highlights appear in the public Session and lists.
+     */
+    status: text('status', { enum: ['processing', 'ready', 'failed'] }).notNull().default('ready'),
+    /** Where a manual highlight starts in the session's video (seconds); null for automatic ones. */
+    startSeconds: real('start_seconds'),
+    /** The member who marked a manual highlight (dashboard user id). */
+    createdBy: text('created_by'),
     createdAt: createdAt(),
   },
   (t) => [index('highlights_session_idx').on(t.sessionId, t.shotIndex, t.id)],

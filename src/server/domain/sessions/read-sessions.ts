@@ -4,7 +4,7 @@ import { highlights, players, sessions, shots, type SessionStatus } from '../../
 import { notFound } from '../errors';
 import { isId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
-import { toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
+import { READY_HIGHLIGHT, toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
 
 async function sessionRow(db: DbOrTx, organizationId: string, id: string) {
   const [row] = isId('session', id)
@@ -44,13 +44,14 @@ async function listChildren<Row extends Record<string, unknown>, Item>(
   kind: 'shots' | 'highlights' | 'players',
   table: typeof shots | typeof highlights | typeof players,
   map: (row: Row) => Item,
+  only?: SQL,
 ) {
   await sessionRow(db, opts.organizationId, opts.sessionId);
   const url = `/v1/sessions/${opts.sessionId}/${kind}`;
   const page = await paginate<Row, Item>(db, {
     table,
     id: table.id,
-    where: eq(table.sessionId, opts.sessionId),
+    where: and(eq(table.sessionId, opts.sessionId), only),
     params: opts.params,
     url,
     order: 'asc',
@@ -61,5 +62,5 @@ async function listChildren<Row extends Record<string, unknown>, Item>(
 
 /** The paging endpoints of a session's embedded lists (`/v1/sessions/{id}/shots` …), in the embedded order. */
 export const listSessionShots = (db: DbOrTx, opts: ChildOpts) => listChildren(db, opts, 'shots', shots, toApiShot);
-export const listSessionHighlights = (db: DbOrTx, opts: ChildOpts) => listChildren(db, opts, 'highlights', highlights, toApiHighlight);
+export const listSessionHighlights = (db: DbOrTx, opts: ChildOpts) => listChildren(db, opts, 'highlights', highlights, toApiHighlight, READY_HIGHLIGHT);
 export const listSessionPlayers = (db: DbOrTx, opts: ChildOpts) => listChildren(db, opts, 'players', players, toApiPlayer);

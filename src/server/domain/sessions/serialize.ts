@@ -1,4 +1,4 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { highlights, players, sessions, shots, type BoxScoreJson } from '../../db/schema';
 import { emptyBoxScore } from '../../analysis/box-score';
@@ -38,6 +38,12 @@ export function toApiShot(row: ShotRow) {
     highlight: row.highlightId,
   };
 }
+
+/**
+ * A manual highlight is part of the Session only once its clip is cut (`status = 'ready'`):
+ * API clients never see a highlight without video. The dashboard lists unfinished ones itself.
+ */
+export const READY_HIGHLIGHT = eq(highlights.status, 'ready');
 
 const HIGHLIGHT_RENDITIONS = ['default', 'horizontal', '1080p', '720p', '480p', '360p', '240p', '144p'] as const;
 
@@ -120,7 +126,7 @@ export async function toApiSessions(db: DbOrTx, rows: SessionRow[]): Promise<Api
   const ids = rows.map((r) => r.id);
   const [shotsBy, highlightsBy, playersBy] = await Promise.all([
     firstOfEach(db, shots, ids, toApiShot),
-    firstOfEach(db, highlights, ids, toApiHighlight),
+    firstOfEach(db, highlights, ids, toApiHighlight, sql`t.status = 'ready'`),
     firstOfEach(db, players, ids, toApiPlayer),
   ]);
   const list = <T>(by: Map<string, { items: T[]; total: number }>, id: string, kind: string) => {
@@ -143,10 +149,11 @@ async function firstOfEach<Table extends typeof shots | typeof highlights | type
   table: Table,
   ids: string[],
   map: (row: Table['$inferSelect']) => Item,
+  only: SQL = sql`true`,
 ): Promise<Map<string, { items: Item[]; total: number }>> {
   const found = (await db.execute(sql`select * from (
       select t.*, row_number() over w as swish_rank, count(*) over (partition by t.session_id) as swish_total
-      from ${table} t where t.session_id in ${ids}
+      from ${table} t where t.session_id in ${ids} and ${only}
       window w as (partition by t.session_id order by t.id)
     ) ranked where swish_rank <= ${EMBEDDED_LIMIT} order by session_id, id`)) as unknown as Array<Record<string, unknown>>;
   const decode = rowDecoder(table);

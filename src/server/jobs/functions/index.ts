@@ -2,7 +2,9 @@ import type { InngestFunction } from 'inngest';
 import { autoRecharge } from './auto-recharge';
 import { expireUploads } from './expire-uploads';
 import { expireCredits } from './expire-credits';
+import { cutManualHighlight } from './cut-manual-highlight';
 import { processSession } from './process-session';
+import { renderReelFunction } from './render-reel';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys';
 import { purgeWebhookDeliveries } from './purge-webhook-deliveries';
 import { webhookDeliver } from './webhook-deliver';
@@ -23,4 +25,6 @@ export const functions: InngestFunction.Any[] = [
   expireUploads,
   purgeWebhookDeliveries,
   autoRecharge,
+  cutManualHighlight,
+  renderReelFunction,
 ];

@@ -45,7 +45,7 @@ export const ZHighlight = z
   .object({
     id: z.string(),
     object: z.literal('highlight'),
-    shot: z.string(),
+    shot: z.string().nullable().describe('The shot the clip is for. Null only for a manual highlight whose window holds no shot.'),
     shot_index: z.number().int().nullable(),
     length_seconds: z.number(),
     is_lowlight: z.boolean(),

@@ -58,7 +58,7 @@ export function Highlights({ highlights, shots, players }: { highlights: Highlig
   const shotById = useMemo(() => new Map(shots.map((s) => [s.id, s])), [shots]);
   const names = useMemo(() => new Map(players.map((p, i) => [p.id, playerLabel(p, i)])), [players]);
   const visible = highlights.filter((h) => {
-    const shot = shotById.get(h.shot);
+    const shot = h.shot ? shotById.get(h.shot) : undefined;
     if (!lowlights && h.is_lowlight) return false;
     if (result === 'made' && !shot?.made) return false;
     if (result === 'missed' && shot?.made) return false;
@@ -105,7 +105,7 @@ export function Highlights({ highlights, shots, players }: { highlights: Highlig
       ) : (
         <div className="clips" data-orientation={orientation}>
           {visible.map((h) => (
-            <Clip key={h.id} h={h} shot={shotById.get(h.shot)} player={h.player ? names.get(h.player) : undefined} orientation={orientation} />
+            <Clip key={h.id} h={h} shot={h.shot ? shotById.get(h.shot) : undefined} player={h.player ? names.get(h.player) : undefined} orientation={orientation} />
           ))}
         </div>
       )}

@@ -3,7 +3,17 @@ import { meRoute } from './account';
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-keys';
 import { checkoutRoute, getAutoRechargeRoute, listTopupsRoute, requestTopupRoute, statementRoute, updateAutoRechargeRoute } from './billing';
 import { createGroupRoute, listGroupsRoute, renameGroupRoute } from './groups';
+import { createManualHighlightRoute, deleteManualHighlightRoute, listManualHighlightsRoute } from './highlights';
 import { listMembersRoute } from './members';
+import {
+  createReelRoute,
+  createReelShareRoute,
+  deleteReelRoute,
+  getReelRoute,
+  listReelSharesRoute,
+  listReelsRoute,
+  revokeReelShareRoute,
+} from './reels';
 import { getSessionSummaryRoute, listSessionSummariesRoute, updateSessionRoute } from './sessions';
 import { getUploadRoute, sampleGameStatusRoute, startSampleGameRoute } from './uploads';
 
@@ -27,5 +37,15 @@ export const dashboardRouter = router({
   apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
   sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute }),
   uploads: router({ get: getUploadRoute }),
+  highlights: router({ list: listManualHighlightsRoute, create: createManualHighlightRoute, delete: deleteManualHighlightRoute }),
+  reels: router({
+    list: listReelsRoute,
+    get: getReelRoute,
+    create: createReelRoute,
+    delete: deleteReelRoute,
+    shares: listReelSharesRoute,
+    share: createReelShareRoute,
+    revokeShare: revokeReelShareRoute,
+  }),
   sampleGame: router({ start: startSampleGameRoute, status: sampleGameStatusRoute }),
 });
