@@ -455,8 +455,10 @@ let signedUrlsHour = 0;
  * The URL clients fetch a stored object from (signed local URL or presigned S3 URL), or
  * null for a missing key, so serializers can map nullable keys directly.
  */
-export function mediaUrl(key: string | null | undefined, ttlSeconds?: number): string | null {
+export function mediaUrl(key: string | null | undefined, ttlSeconds?: number, opts?: { exact?: boolean }): string | null {
   if (!key) return null;
+  // exact expiries (short-lived links) are not deterministic within the hour: never cached
+  if (opts?.exact) return getMediaStorage().url(key, ttlSeconds, opts);
   const now = Date.now() / 1000;
   const hour = Math.floor(now / 3600);
   if (hour !== signedUrlsHour || signedUrls.size >= SIGNED_URL_CACHE_SIZE) {

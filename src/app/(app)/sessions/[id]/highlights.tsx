@@ -11,8 +11,8 @@ function Clip({ h, shot, player, orientation }: { h: Highlight; shot?: Shot; pla
   const [playing, setPlaying] = useState(false);
   const src = orientation === 'vertical' ? (h.video.default ?? h.video.horizontal) : (h.video.horizontal ?? h.video['720p'] ?? h.video.default);
   const poster = orientation === 'vertical' ? (h.preview.default ?? h.preview.horizontal) : (h.preview.horizontal ?? h.preview.default);
-  const what = shot ? `${shot.is_free_throw ? 'Free throw' : shot.is_three_point ? '3-pointer' : '2-pointer'}` : 'Shot';
-  const label = `${what} ${shot?.made ? 'made' : 'missed'}${player ? ` by ${player}` : ''}`;
+  const what = shot ? `${shot.is_free_throw ? 'Free throw' : shot.is_three_point ? '3-pointer' : '2-pointer'}` : h.is_manual ? 'Marked moment' : 'Shot';
+  const label = shot || !h.is_manual ? `${what} ${shot?.made ? 'made' : 'missed'}${player ? ` by ${player}` : ''}` : what;
   return (
     <article className="card clip" data-testid="highlight" data-highlight={h.id}>
       <div className="clip-media">
@@ -29,7 +29,7 @@ function Clip({ h, shot, player, orientation }: { h: Highlight; shot?: Shot; pla
       </div>
       <div className="clip-body">
         <div className="row">
-          <span className={shot?.made ? 'made' : 'missed'}>{shot?.made ? 'Made' : 'Missed'}</span>
+          {shot || !h.is_manual ? <span className={shot?.made ? 'made' : 'missed'}>{shot?.made ? 'Made' : 'Missed'}</span> : <span>Manual</span>}
           <span className="muted">
             {what} · {h.length_seconds.toFixed(0)} s
           </span>
@@ -38,6 +38,7 @@ function Clip({ h, shot, player, orientation }: { h: Highlight; shot?: Shot; pla
           <span className="muted" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
             {player ?? 'Unknown shooter'}
             {h.is_lowlight ? ' · lowlight' : ''}
+            {h.is_manual && shot ? ' · manual' : ''}
           </span>
           {src && (
             <a className="btn btn-sm btn-ghost" href={src} download aria-label={`Download: ${label}`}>

@@ -3,24 +3,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { ErrorState, Loading, StatusBadge, useToast } from '../../../_components/ui';
 import { FAILURE_HELP, formatCents, formatDate, formatDuration, stageLabel } from '../../../_lib/format';
 import { apiError, errorMessage, useTRPC, useTRPCClient } from '../../../_lib/trpc';
 import { BoxScoreTables } from './box-score';
 import { Corrections } from './corrections';
 import { Highlights } from './highlights';
+import { MarkHighlight } from './mark-highlight';
 import { Players } from './players';
+import { Reels } from './reels';
 import { ShotChart } from './shot-chart';
 import type { Session } from './types';
 
-type Tab = 'highlights' | 'shots' | 'box' | 'players' | 'corrections';
+type Tab = 'highlights' | 'shots' | 'box' | 'players' | 'corrections' | 'reels';
 const TABS: Array<[Tab, string]> = [
   ['highlights', 'Highlights'],
   ['shots', 'Shot chart'],
   ['box', 'Box score'],
   ['players', 'Players'],
   ['corrections', 'Corrections'],
+  ['reels', 'Reels'],
 ];
 
 /** A number per distinct session object (a refetch that changed nothing keeps the object: structural sharing). */
@@ -66,8 +69,7 @@ function useAllChildren(session: Session | undefined) {
   });
 }
 
-function VideoPlayer({ session }: { session: Session }) {
-  const ref = useRef<HTMLVideoElement>(null);
+function VideoPlayer({ session, videoRef: ref }: { session: Session; videoRef: RefObject<HTMLVideoElement | null> }) {
   const options: Array<[string, string]> = (['1080p', '720p', '360p'] as const).filter((r) => session.video[r]).map((r) => [r, session.video[r]!]);
   if (session.video.url) options.push(['original', session.video.url]);
   const [choice, setChoice] = useState<string>(options.find(([r]) => r === '720p')?.[0] ?? options[0]?.[0] ?? '');
@@ -321,6 +323,7 @@ export default function SessionPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const [tab, setTab] = useState<Tab>('highlights');
+  const videoRef = useRef<HTMLVideoElement>(null);
   const inProgress = (s?: { status: string }) => s?.status === 'queued' || s?.status === 'processing';
   const session = useQuery({ ...trpc.sessions.get.queryOptions({ id }), refetchInterval: (q) => (inProgress(q.state.data) ? 3000 : false) });
   const summary = useQuery({
@@ -401,7 +404,8 @@ export default function SessionPage() {
               </div>
             </section>
           )}
-          {s.status === 'processed' && <VideoPlayer session={s} />}
+          {s.status === 'processed' && <VideoPlayer session={s} videoRef={videoRef} />}
+          {s.status === 'processed' && <MarkHighlight session={s} videoRef={videoRef} />}
           {s.status === 'processed' && (
             <section>
               <div className="tabs" role="tablist" aria-label="Session results">
@@ -438,6 +442,8 @@ export default function SessionPage() {
                   <ShotChart shots={children.data.shots} players={children.data.players} />
                 ) : tab === 'box' ? (
                   <BoxScoreTables session={s} players={children.data.players} />
+                ) : tab === 'reels' ? (
+                  <Reels sessionId={s.id} highlights={children.data.highlights} shots={children.data.shots} players={children.data.players} />
                 ) : tab === 'players' ? (
                   <Players sessionId={s.id} players={children.data.players} />
                 ) : (
