@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 /**
@@ -22,7 +23,16 @@ test.afterAll(async () => {
   await fixtures?.close();
 });
 
-test('a coach marks a highlight, builds a reel and shares it; the link plays without an account until revoked', async ({ page, browser, request }) => {
+/** A screenshot into the test output, and no serious or critical axe violations. */
+async function look(page: Page, info: TestInfo, name: string) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
+}
+
+test('a coach marks a highlight, builds a reel and shares it; the link plays without an account until revoked', async ({ page, browser, request }, info) => {
   let sessionId = '';
 
   await test.step('sign up, create a key, submit a game by link', async () => {
@@ -66,6 +76,7 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     const marked = page.getByTestId('manual-highlight');
     await expect(marked).toHaveCount(1);
     await expect(marked).toHaveAttribute('data-status', 'ready', { timeout: 120_000 });
+    await look(page, info, '01-manual-highlight');
     // it joins the session's highlights (the public Session lists it once cut)
     await page.getByLabel(/Show lowlights/).check();
     await expect(page.getByTestId('highlight')).toHaveCount(highlightsBefore + 1, { timeout: 15_000 });
@@ -86,6 +97,7 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     await expect(reel.locator('video')).toBeVisible();
     await reel.getByRole('button', { name: 'Create share link' }).click();
     link = (await page.getByTestId('share-link').locator('code').textContent())!;
+    await look(page, info, '02-reels');
     expect(link).toMatch(/\/r\/[A-Za-z0-9_-]{43}$/);
   });
 
@@ -103,6 +115,7 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     });
     await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.2);
+    await look(viewer, info, '03-shared-reel');
     await anonymous.close();
   });
 
@@ -116,6 +129,7 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     expect(res?.status()).toBe(410);
     await expect(viewer.getByRole('heading')).toContainText('turned off');
     await expect(viewer.getByTestId('reel-video')).toHaveCount(0);
+    await look(viewer, info, '04-revoked-link');
     const unknown = await viewer.goto(link.replace(/\/r\/.*/, `/r/${'x'.repeat(43)}`));
     expect(unknown?.status()).toBe(404);
     await anonymous.close();
