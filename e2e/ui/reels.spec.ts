@@ -108,7 +108,12 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     expect(res?.status()).toBe(200);
     await expect(viewer.getByTestId('reel-title')).toContainText('Scrimmage vs Eagles');
     const player = viewer.getByTestId('reel-video');
-    expect(await player.getAttribute('src')).toMatch(/\/media\/reels\/reel_[0-9a-z]+\/reel\.mp4\?expires=\d+&signature=/);
+    const src = (await player.getAttribute('src'))!;
+    expect(src).toMatch(/\/media\/reels\/reel_[0-9a-z]+\/reel\.mp4\?expires=\d+&signature=/);
+    // a short-lived URL made for this page view (15 minutes), not the API's day-long one
+    const ttl = Number(new URL(src).searchParams.get('expires')) - Date.now() / 1000;
+    expect(ttl).toBeGreaterThan(800);
+    expect(ttl).toBeLessThan(905);
     await player.evaluate((v: HTMLVideoElement) => {
       v.muted = true;
       return v.play();

@@ -117,6 +117,16 @@ describe('manual highlights', () => {
     await expect(deleteManualHighlight(db, { organizationId: org.id, sessionId, highlightId: hl.id })).rejects.toMatchObject({ code: 'resource_missing' });
   }, 120_000);
 
+  it('a clip that cannot be cut ends `failed` after the retries and never enters the Session', async () => {
+    const { db, org, sessionId, originalKey } = await makeProcessedSession({ seconds: 6, shots: [] });
+    const hl = await createManualHighlight(db, { organizationId: org.id, sessionId, startSeconds: 1, endSeconds: 3 });
+    await storage.delete(originalKey); // the source is gone: ffmpeg fails on every attempt
+    await notifyHighlightRequested({ id: hl.id, sessionId }, org.id);
+    const failed = await until('the highlight failed', async () => (await listManualHighlights(db, { organizationId: org.id, sessionId })).find((h) => h.status === 'failed'));
+    expect(failed.id).toBe(hl.id);
+    expect((await getSession(db, { organizationId: org.id, id: sessionId })).highlights.total_count).toBe(0);
+  }, 120_000);
+
   it('validates the window against the video and the limits; automatic highlights and other organizations are out of reach', async () => {
     const { db, org, sessionId, shotIds } = await makeSessionWithVideo({ seconds: 90, shots: [{ start: 1, end: 2, made: true }] });
     const mark = (startSeconds: number, endSeconds: number) => createManualHighlight(db, { organizationId: org.id, sessionId, startSeconds, endSeconds });

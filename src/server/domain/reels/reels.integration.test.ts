@@ -12,7 +12,7 @@ import { renderReelFunction } from '../../jobs/functions/render-reel';
 import { notifyHighlightRequested, notifyReelRequested } from '../../jobs/notify';
 import { probeVideo } from '../../media/ffmpeg';
 import { LocalMediaStorage, setMediaStorage } from '../../media/storage';
-import { createManualHighlight, listManualHighlights } from '../highlights/manual-highlights';
+import { createManualHighlight, deleteManualHighlight, listManualHighlights } from '../highlights/manual-highlights';
 import { createReel, getReel, type ApiReel } from './reels';
 import { createReelShare, listReelShares, resolveShareToken, revokeReelShare } from './shares';
 
@@ -121,6 +121,23 @@ describe('reels', () => {
       param: 'highlights.0',
     });
     await expect(createReel(db, { organizationId: org.id, sessionId, kind: 'player_makes', orientation: 'vertical' })).rejects.toMatchObject({ code: 'parameter_missing' });
+  }, 180_000);
+
+  it('a reel whose clips were all deleted fails with a message', async () => {
+    const { db, org, sessionId } = fixture;
+    const extra = await createManualHighlight(db, { organizationId: org.id, sessionId, startSeconds: 2, endSeconds: 4 });
+    await notifyHighlightRequested({ id: extra.id, sessionId }, org.id);
+    await until('the extra clip cut', async () => (await listManualHighlights(db, { organizationId: org.id, sessionId })).find((h) => h.id === extra.id && h.status === 'ready'));
+    const reel = await createReel(db, { organizationId: org.id, sessionId, kind: 'picked', orientation: 'vertical', highlights: [extra.id] });
+    await deleteManualHighlight(db, { organizationId: org.id, sessionId, highlightId: extra.id });
+    await notifyReelRequested(reel.id, org.id);
+    const failed = await until('the reel failed', async () => {
+      const r = await getReel(db, { organizationId: org.id, reelId: reel.id });
+      return r.status === 'failed' && r;
+    });
+    expect(failed.error).toMatch(/clips/);
+    expect(failed.video).toBeNull();
+    await expect(createReelShare(db, { organizationId: org.id, reelId: reel.id })).rejects.toMatchObject({ code: 'reel_not_ready' });
   }, 180_000);
 
   it('share links: unguessable, stored hashed, resolve until revoked or expired', async () => {
