@@ -111,7 +111,7 @@ function SessionsList() {
               </select>
             </label>
           </div>
-          {list.isFetching && <span className="spinner" aria-label="Refreshing" />}
+          {list.isFetching && <span className="spinner" role="status" aria-label="Refreshing" />}
         </div>
         {list.error ? (
           <div className="card-body">

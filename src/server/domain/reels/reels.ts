@@ -188,15 +188,18 @@ export async function startReelRender(db: DbOrTx, reelId: string) {
   return { reel: row, clipKeys: row.highlightIds.map((id) => byId.get(id)?.[rendition] ?? null) };
 }
 
+/** rendering → ready. Returns false when the reel was deleted meanwhile (the caller removes the files). */
 export async function finishReel(
   db: DbOrTx,
   reelId: string,
   media: { key: string; posterKey: string; durationSeconds: number; width: number; height: number },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const updated = await db
     .update(reels)
     .set({ status: 'ready', storageKey: media.key, posterKey: media.posterKey, durationSeconds: media.durationSeconds, width: media.width, height: media.height, finishedAt: sql`now()` })
-    .where(eq(reels.id, reelId));
+    .where(eq(reels.id, reelId))
+    .returning({ id: reels.id });
+  return updated.length > 0;
 }
 
 export async function failReel(db: DbOrTx, reelId: string, message: string): Promise<void> {

@@ -5,7 +5,7 @@ import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
 import { failReel, finishReel, startReelRender } from '../../domain/reels/reels';
 import { renderReel } from '../../media/reel';
-import { getMediaStorage } from '../../media/storage';
+import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { inngest } from '../client';
 import { reelRequested } from '../events';
 import { jobTimeoutSeconds, materialise } from '../pipeline/steps';
@@ -13,8 +13,9 @@ import { jobTimeoutSeconds, materialise } from '../pipeline/steps';
 /**
  * Renders a reel: the vertical (`default`) or `horizontal` rendition of each chosen
  * highlight, concatenated and re-encoded into one MP4 with a poster (`renderReel`). Clips
- * deleted since the reel was created are left out; a reel with none left fails. Shares the
- * CPU with session processing, so one reel renders at a time.
+ * deleted since the reel was created are left out; a reel with none left fails; a reel
+ * deleted while it rendered has its files removed. Shares the CPU with session processing,
+ * so one reel renders at a time.
  */
 export const renderReelFunction = inngest.createFunction(
   {
@@ -52,7 +53,11 @@ export const renderReelFunction = inngest.createFunction(
       }
     });
     if (!media) return { status: 'skipped' };
-    await step.run('finish', () => finishReel(getDb(), reelId, media));
-    return { status: 'ready', durationSeconds: media.durationSeconds };
+    const kept = await step.run('finish', async () => {
+      const ok = await finishReel(getDb(), reelId, media);
+      if (!ok) await getMediaStorage().delete(mediaKeys.reelPrefix(reelId));
+      return ok;
+    });
+    return kept ? { status: 'ready', durationSeconds: media.durationSeconds } : { status: 'deleted' };
   },
 );

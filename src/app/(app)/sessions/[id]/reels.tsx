@@ -65,11 +65,13 @@ function Shares({ reel }: { reel: Reel }) {
         <span className="muted">Anyone with the link can watch, without an account, for 30 days or until you revoke it.</span>
       </div>
       {created && (
-        <div className="secret" data-testid="share-link">
-          <code>{created}</code>
-          <CopyButton text={created} />
-          <span className="muted">Copy it now: it is shown only once.</span>
-        </div>
+        <>
+          <div className="secret" data-testid="share-link">
+            <code>{created}</code>
+            <CopyButton text={created} />
+          </div>
+          <p className="muted">Copy it now: it is shown only once.</p>
+        </>
       )}
       {shares.data && shares.data.length > 0 && (
         <ul className="stack" style={{ gap: 4, listStyle: 'none', padding: 0, margin: 0 }} aria-label="Share links">
