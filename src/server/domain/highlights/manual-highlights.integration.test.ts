@@ -118,7 +118,7 @@ describe('manual highlights', () => {
   }, 120_000);
 
   it('a clip that cannot be cut ends `failed` after the retries and never enters the Session', async () => {
-    const { db, org, sessionId, originalKey } = await makeProcessedSession({ seconds: 6, shots: [] });
+    const { db, org, sessionId, originalKey } = await makeSessionWithVideo({ seconds: 6, shots: [] });
     const hl = await createManualHighlight(db, { organizationId: org.id, sessionId, startSeconds: 1, endSeconds: 3 });
     await storage.delete(originalKey); // the source is gone: ffmpeg fails on every attempt
     await notifyHighlightRequested({ id: hl.id, sessionId }, org.id);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProcessedSession } from '../../../test/processed-session';
+import { makeSessionWithVideo } from '../../../test/session-with-video';
 import { reelShares } from '../../db/schema';
 import { inngest } from '../../jobs/client';
 import { startTestInngest, type TestInngest } from '../../jobs/engine/testing';
@@ -24,7 +24,7 @@ import { createReelShare, listReelShares, resolveShareToken, revokeReelShare } f
 let jobs: TestInngest;
 let dir: string;
 let storage: LocalMediaStorage;
-let fixture: Awaited<ReturnType<typeof makeProcessedSession>>;
+let fixture: Awaited<ReturnType<typeof makeSessionWithVideo>>;
 /** Manual highlights over shots 0 (made, player 0, excitement 0.2), 1 (made, player 1, 0.9), 2 (missed, player 0), 3 (made, player 0, 0.7). */
 let clips: Array<{ id: string; length: number }>;
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
   storage = new LocalMediaStorage(join(dir, 'media'));
   setMediaStorage(storage);
   jobs = await startTestInngest({ client: inngest, functions: [cutManualHighlight, renderReelFunction] });
-  fixture = await makeProcessedSession({
+  fixture = await makeSessionWithVideo({
     seconds: 16,
     shots: [
       { start: 1, end: 2, made: true, scorer: 0, excitement: 0.2 },
@@ -163,7 +163,7 @@ describe('reels', () => {
     expect(await resolveShareToken(db, 'short')).toEqual({ state: 'missing' });
 
     // another organization cannot revoke it
-    const other = await makeProcessedSession({ seconds: 2, shots: [] });
+    const other = await makeSessionWithVideo({ seconds: 2, shots: [] });
     await expect(revokeReelShare(db, { organizationId: other.org.id, shareId: share.id })).rejects.toMatchObject({ code: 'resource_missing' });
     const revoked = await revokeReelShare(db, { organizationId: org.id, shareId: share.id });
     expect(revoked.status).toBe('revoked');
