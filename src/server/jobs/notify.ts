@@ -37,8 +37,8 @@ export async function notifyWebhookDeliveryRequested(delivery: { id: string; end
 
 /**
  * Starts cutting a manual highlight or rendering a reel. As with a webhook redelivery, a
- * failure to queue is reported to the caller; the row stays `processing`/`queued` and can be
- * deleted.
+ * failure to queue is reported to the caller, who marks the highlight or reel `failed` (it
+ * can be deleted and made again).
  */
 export async function notifyHighlightRequested(highlight: { id: string; sessionId: string }, organizationId: string): Promise<void> {
   await inngest.send(
