@@ -37,12 +37,10 @@ export const ERROR_CODES = {
   /** A request with the same Idempotency-Key is still being processed. */
   idempotency_key_in_use: { status: 409, type: 'invalid_request_error' },
   upload_not_finished: { status: 409, type: 'invalid_request_error' },
-  /** The session is not processed yet (manual highlights and reels need its video and shots). */
-  session_not_processed: { status: 409, type: 'invalid_request_error' },
   /** The reel is not rendered (yet, or it failed): it cannot be shared. */
   reel_not_ready: { status: 409, type: 'invalid_request_error' },
   no_group: { status: 409, type: 'invalid_request_error' },
-  /** A correction of a session that is not `processed` (yet). */
+  /** A correction, manual highlight or reel of a session that is not `processed` (yet). */
   session_not_processed: { status: 409, type: 'invalid_request_error' },
   /** An undo of a correction whose shots or players a later correction changed, or one undone already. */
   correction_conflict: { status: 409, type: 'invalid_request_error' },

@@ -113,7 +113,7 @@ export function rederive(state: State, system: PointSystem): BoxScoreJson {
   for (const p of state.players) p.stats = byTrack.get(p.id) ?? emptyBoxScore();
   const shotById = new Map(state.shots.map((s) => [s.id, s]));
   for (const h of state.highlights) {
-    const shot = shotById.get(h.shotId);
+    const shot = h.shotId ? shotById.get(h.shotId) : undefined;
     if (!shot || !followsShot(h)) continue;
     h.shotIndex = shot.index;
     h.playerId = shot.scorerId;
