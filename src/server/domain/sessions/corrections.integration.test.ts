@@ -219,6 +219,29 @@ describe('corrections', () => {
     expect(after.data.every((c) => c.undone !== null && !c.undoable)).toBe(true);
   });
 
+  it('a manual highlight follows its shot (index, scorer), is detached when the shot is deleted, and undo reattaches it', async () => {
+    const { db, org, id, apply, undo, get, shot, ana, bo } = await setup();
+    const target = shot(2); // Bo's three at 30 s
+    const [manual] = await db
+      .insert(highlights)
+      .values({ id: 'hl_manual_follow', sessionId: id, shotId: target.id, shotIndex: 2, playerId: bo, lengthSeconds: 6, isManual: true, startSeconds: 27, status: 'ready' })
+      .returning();
+    const manualOf = async () => (await get()).highlights.data.find((h) => h.id === manual.id)!;
+    const original = await get();
+
+    await apply({ kind: 'set_shooter', shot: target.id, player: ana });
+    await apply({ kind: 'add_shot', time_seconds: 1 });
+    expect(await manualOf()).toMatchObject({ shot: target.id, shot_index: 3, player: ana, is_manual: true, is_lowlight: false });
+    const deleted = await apply({ kind: 'delete_shot', shot: target.id });
+    expect(await manualOf()).toMatchObject({ shot: null, shot_index: null, player: null, is_manual: true });
+    await undo(deleted.id);
+    expect(await manualOf()).toMatchObject({ shot: target.id, shot_index: 3, player: ana });
+    for (const c of (await listCorrections(db, { organizationId: org.id, sessionId: id, params: { limit: 100 } })).data) {
+      if (c.undoable) await undo(c.id); // newest first
+    }
+    expect(await get()).toEqual(original);
+  });
+
   it('a merge undone brings the removed player back with their shots', async () => {
     const { apply, undo, get, ana, bo } = await setup();
     const original = await get();

@@ -82,10 +82,15 @@ const DERIVED: Record<TableName, string[]> = {
   players: ['stats'],
   highlights: ['shotIndex', 'isLowlight', 'playerId'],
 };
+/** A manual highlight's lowlight flag is the coach's, not its shot's. */
 const derivedFields = (table: TableName, row: Record<string, unknown>) =>
-  table === 'highlights' && row.isManual ? [] : DERIVED[table];
+  table === 'highlights' && row.isManual ? ['shotIndex', 'playerId'] : DERIVED[table];
 
-/** A highlight the pipeline cut for a shot follows that shot; a manual one is left alone. */
+/**
+ * A highlight the pipeline cut for a shot follows that shot entirely (index, player,
+ * lowlight) and goes with it when the shot is deleted; a manual one follows its shot's index
+ * and scorer, and outlives the shot (detached: no shot, no player).
+ */
 const followsShot = (h: HighlightRow) => !h.isManual;
 
 export const MAX_TEAM_ID = 9;
@@ -114,10 +119,13 @@ export function rederive(state: State, system: PointSystem): BoxScoreJson {
   const shotById = new Map(state.shots.map((s) => [s.id, s]));
   for (const h of state.highlights) {
     const shot = h.shotId ? shotById.get(h.shotId) : undefined;
-    if (!shot || !followsShot(h)) continue;
+    if (!shot) {
+      if (!followsShot(h)) h.shotIndex = h.playerId = null;
+      continue;
+    }
     h.shotIndex = shot.index;
     h.playerId = shot.scorerId;
-    h.isLowlight = shot.made === false;
+    if (followsShot(h)) h.isLowlight = shot.made === false;
   }
   return totals;
 }
@@ -218,6 +226,7 @@ export function applyToState(state: State, c: Correction, session: Pick<SessionR
       const s = shotOf(c.shot);
       state.shots = state.shots.filter((x) => x !== s);
       state.highlights = state.highlights.filter((h) => !(h.shotId === s.id && followsShot(h)));
+      for (const h of state.highlights) if (h.shotId === s.id) h.shotId = null;
       return `${shotName(s)} deleted (${s.made ? 'made' : 'missed'} ${typeLabel(s)} by ${label(s.scorerId)})`;
     }
     case 'add_shot': {
