@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIResponse, type Page } from '@playwright/test';
+import { expect, type APIResponse, type Page, type TestInfo } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_DB_PORT } from '../playwright.config';
 
 const run = promisify(execFile);
@@ -97,4 +97,11 @@ export async function expectAccessible(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
+}
+
+/** A full-page screenshot into the test output, then no serious or critical axe violations. */
+export async function look(page: Page, info: TestInfo, name: string) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
 }

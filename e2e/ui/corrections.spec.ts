@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { look } from '../helpers';
 import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 /**
@@ -19,13 +19,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => fixtures?.close());
 
-async function look(page: Page, info: TestInfo, name: string) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
-}
 
 type Shot = { id: string; index: number; start_seconds: number; made: boolean | null; points: number | null; is_free_throw: boolean; is_three_point: boolean; players: { scorer: string | null } };
 type Player = { id: string; stats: { points: number } };

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { look } from '../helpers';
 import { renderSyntheticGame } from '../../src/server/analysis/synth/render';
 
 /**
@@ -31,13 +31,6 @@ test.beforeAll(async () => {
   );
 });
 
-async function look(page: Page, info: TestInfo, name: string) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
-}
 
 test('a coach signs up, uploads a game and reads its results; an invited coach cannot see billing or keys', async ({ page, browser, request }, info) => {
   let sessionId = '';

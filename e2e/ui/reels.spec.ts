@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { look } from '../helpers';
 import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 /**
@@ -23,14 +23,6 @@ test.afterAll(async () => {
   await fixtures?.close();
 });
 
-/** A screenshot into the test output, and no serious or critical axe violations. */
-async function look(page: Page, info: TestInfo, name: string) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
-}
 
 test('a coach marks a highlight, builds a reel and shares it; the link plays without an account until revoked', async ({ page, browser, request }, info) => {
   let sessionId = '';
