@@ -7,7 +7,8 @@ import { timeAgo } from '../../../_lib/format';
 import type { inferRouterInputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/routers';
 import { errorMessage, useTRPC } from '../../../_lib/trpc';
-import { playerLabel, type Player, type Shot } from './types';
+import type { Player, Shot } from './types';
+import { PlayerOptions } from './player-options';
 
 type CreateInput = inferRouterInputs<AppRouter>['sessions']['corrections']['create'];
 type CorrectionInput = Omit<CreateInput, 'id'>;
@@ -61,11 +62,7 @@ function PlayerSelect({ label, value, players, onChange, disabled }: {
   return (
     <select className="select" style={SELECT} aria-label={label} value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value || null)}>
       <option value="">Nobody</option>
-      {players.map((p, i) => (
-        <option key={p.id} value={p.id}>
-          {playerLabel(p, i)}
-        </option>
-      ))}
+      <PlayerOptions players={players} />
     </select>
   );
 }

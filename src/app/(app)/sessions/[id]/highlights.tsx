@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { Empty, Icon } from '../../../_components/ui';
 import { playerLabel, type Highlight, type Player, type Shot } from './types';
+import { PlayerOptions } from './player-options';
 
 type Orientation = 'vertical' | 'horizontal';
 type Result = 'all' | 'made' | 'missed';
@@ -89,11 +90,7 @@ export function Highlights({ highlights, shots, players }: { highlights: Highlig
           <span className="sr-only">Player</span>
           <select className="select" aria-label="Filter highlights by player" value={player} onChange={(e) => setPlayer(e.target.value)}>
             <option value="">All players</option>
-            {players.map((p, i) => (
-              <option key={p.id} value={p.id}>
-                {playerLabel(p, i)}
-              </option>
-            ))}
+            <PlayerOptions players={players} />
           </select>
         </label>
         <label className="checkbox">

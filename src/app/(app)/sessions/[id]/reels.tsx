@@ -7,6 +7,7 @@ import { formatDate } from '../../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../../_lib/trpc';
 import { clock } from './mark-highlight';
 import { playerLabel, teamLabel, type Highlight, type Player, type Shot } from './types';
+import { PlayerOptions } from './player-options';
 
 type Reel = Outputs['dashboard']['reels']['list'][number];
 type Kind = Reel['kind'];
@@ -264,11 +265,7 @@ export function Reels({ sessionId, highlights, shots, players }: { sessionId: st
           <label className="row" style={{ gap: 6 }}>
             <span className="label">Player</span>
             <select className="select" value={player} onChange={(e) => setPlayer(e.target.value)}>
-              {players.map((p, i) => (
-                <option key={p.id} value={p.id}>
-                  {playerLabel(p, i)}
-                </option>
-              ))}
+              <PlayerOptions players={players} />
             </select>
           </label>
         )}

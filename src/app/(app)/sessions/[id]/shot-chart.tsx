@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import { playerLabel, teamLabel, type Player, type Shot } from './types';
+import { PlayerOptions } from './player-options';
 
 /**
  * Half-court shot chart as inline SVG (FIBA geometry, 1 unit = 10 cm, baseline at the top):
@@ -70,11 +71,7 @@ export function ShotChart({ shots, players }: { shots: Shot[]; players: Player[]
           <span className="sr-only">Player</span>
           <select className="select" aria-label="Filter shots by player" value={player} onChange={(e) => setPlayer(e.target.value)}>
             <option value="">All players</option>
-            {players.map((p, i) => (
-              <option key={p.id} value={p.id}>
-                {playerLabel(p, i)}
-              </option>
-            ))}
+            <PlayerOptions players={players} />
           </select>
         </label>
         <label>
