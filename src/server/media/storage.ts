@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { signMediaUrl } from './urls';
+import { mediaUrlTtlSeconds, signMediaUrl } from './urls';
 
 /** Size and type of a stored object. */
 export interface MediaObjectInfo {
@@ -382,7 +382,7 @@ export class S3MediaStorage implements MediaStorage {
     return keys.length;
   }
 
-  url(key: string, ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400), opts: { exact?: boolean } = {}): string {
+  url(key: string, ttlSeconds = mediaUrlTtlSeconds(), opts: { exact?: boolean } = {}): string {
     const nowSec = Date.now() / 1000;
     if (opts.exact) {
       const signedAt = Math.floor(nowSec);
@@ -465,7 +465,7 @@ export function mediaUrl(key: string | null | undefined, ttlSeconds?: number, op
     signedUrls.clear();
     signedUrlsHour = hour;
   }
-  const ttl = ttlSeconds ?? Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400);
+  const ttl = ttlSeconds ?? mediaUrlTtlSeconds();
   const cacheKey = `${Math.floor((now + ttl) / 3600)} ${ttl} ${key}`;
   let url = signedUrls.get(cacheKey);
   if (url === undefined) {

@@ -32,13 +32,16 @@ function signature(key: string, expires: number): string {
   return createHmac('sha256', signingKey()).update(`${key}\n${expires}`).digest('base64url');
 }
 
+/** How long a signed media URL lives by default (SWISH_MEDIA_URL_TTL, seconds; default a day). */
+export const mediaUrlTtlSeconds = () => Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400);
+
 /**
  * An absolute, expiring URL for a stored media object. Expiry is rounded up to the hour so
  * repeated reads within an hour return the same URL (cache-friendly), unless `exact`.
  */
 export function signMediaUrl(
   key: string | null | undefined,
-  ttlSeconds = Number(process.env.SWISH_MEDIA_URL_TTL ?? 86_400),
+  ttlSeconds = mediaUrlTtlSeconds(),
   opts: { exact?: boolean } = {},
 ): string | null {
   if (!key) return null;
