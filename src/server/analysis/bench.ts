@@ -130,6 +130,9 @@ async function syntheticFolder(): Promise<string | null> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const noSynth = args.includes('--no-synth');
+  const onlyArg = args.find((a) => a.startsWith('--only='));
+  const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : null;
+  const filter = only ? (c: GroundTruthClip) => only.some((o) => c.file.includes(o)) : undefined;
   const folders = args.filter((a) => !a.startsWith('--'));
   if (folders.length === 0) folders.push(join(repoRoot, '../shared/footage'));
   const rows: Row[] = [];
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
       console.log(`  (synthetic set unavailable: ${err instanceof Error ? err.message : String(err)})`);
       return null;
     });
-    if (synth) await benchFolder('synth', synth, rows);
+    if (synth) await benchFolder('synth', synth, rows, filter);
     else console.log('  (synthetic generator not available: running on real footage only)');
   }
   for (const folder of folders) {
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
     }
     const videos = readdirSync(folder).filter((f) => /\.(mp4|mov|mkv|webm|avi)$/i.test(f));
     if (!videos.length) continue;
-    await benchFolder('real', folder, rows);
+    await benchFolder('real', folder, rows, filter);
   }
   console.log('');
   total('synth', rows);
