@@ -20,6 +20,8 @@ export default defineConfig({
       name: 'ui',
       testDir: './e2e/ui',
       timeout: 600_000,
+      // a page that redirects twice (sign-up → /sessions → /onboarding) on a busy 2-core machine
+      expect: { timeout: 15_000 },
       use: {
         browserName: 'chromium',
         actionTimeout: 30_000,

@@ -9,8 +9,9 @@ import { renderSyntheticGame } from '../../src/server/analysis/synth/render';
  * Sign up → organization → upload a synthetic game with the real uploader (interrupted and
  * resumed after a page reload) → processing → processed → a highlight plays → box score and
  * shot chart agree with the API → an API key is created, used and revoked → a coach invited
- * to the organization cannot see billing or keys. Every main page is screenshotted into the
- * test output and checked with axe (no serious or critical violations).
+ * to the organization cannot see billing or keys but corrects a shot and undoes it. Every
+ * main page is screenshotted into the test output and checked with axe (no serious or
+ * critical violations).
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -32,7 +33,7 @@ test.beforeAll(async () => {
 });
 
 
-test('a coach signs up, uploads a game and reads its results; an invited coach cannot see billing or keys', async ({ page, browser, request }, info) => {
+test('a coach signs up, uploads a game and reads its results; an invited coach cannot see billing or keys but can correct the analysis', async ({ page, browser, request }, info) => {
   let sessionId = '';
 
   await test.step('sign up and create an organization', async () => {
@@ -193,6 +194,26 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     expect(balance.status()).toBe(403);
     const keys = await coach.request.get('/api/trpc/dashboard.apiKeys.list');
     expect(keys.status()).toBe(403);
+
+    // coaches correct the analysis: flip the first shot's result, the totals follow, the
+    // history names the coach, and undo restores the totals
+    await coach.goto(`/sessions/${sessionId}`);
+    await coach.getByRole('tab', { name: 'Box score' }).click();
+    const totalPoints = coach.getByTestId('game-totals').locator('[data-stat="points"]');
+    const before = (await totalPoints.textContent())!.trim();
+    await coach.getByRole('tab', { name: 'Corrections' }).click();
+    const result = coach.getByLabel('Result of shot 1');
+    await result.selectOption((await result.inputValue()) === 'made' ? 'missed' : 'made');
+    const history = coach.getByTestId('correction-history');
+    await expect(history.locator('li')).toHaveCount(1);
+    await expect(history.locator('li').first()).toContainText('Carl Coach');
+    await coach.getByRole('tab', { name: 'Box score' }).click();
+    await expect(totalPoints).not.toHaveText(before);
+    await coach.getByRole('tab', { name: 'Corrections' }).click();
+    await history.locator('li').first().getByRole('button', { name: /^Undo/ }).click();
+    await expect(history.locator('li[data-undone="true"]')).toHaveCount(1);
+    await coach.getByRole('tab', { name: 'Box score' }).click();
+    await expect(totalPoints).toHaveText(before);
     await context.close();
   });
 
@@ -200,6 +221,8 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/sessions/${sessionId}`);
     await expect(page.getByTestId('session-video')).toBeVisible();
+    // every result tab is on screen (they wrap instead of scrolling out of view)
+    for (const tab of await page.getByRole('tab').all()) await expect(tab).toBeInViewport();
     await look(page, info, '14-phone-session');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Sessions' })).toBeVisible();

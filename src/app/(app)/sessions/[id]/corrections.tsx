@@ -1,8 +1,9 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorState, Loading, useToast } from '../../../_components/ui';
+import { Pager, usePaging } from '../../../_components/pager';
 import { timeAgo } from '../../../_lib/format';
 import type { inferRouterInputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/routers';
@@ -192,13 +193,20 @@ function MergePlayers({ players, fix }: { players: Player[]; fix: ReturnType<typ
   );
 }
 
+/** Corrections per page of the history. */
+const HISTORY_PAGE = 20;
+
 /** Every correction of the session, newest first, with Undo where the rows are still as it left them. */
 export function CorrectionHistory({ sessionId }: { sessionId: string }) {
   const trpc = useTRPC();
   const fix = useCorrections(sessionId);
-  const list = useQuery(trpc.sessions.corrections.list.queryOptions({ id: sessionId, limit: 50 }));
-  // Ctrl/⌘+Z (outside text fields) undoes the newest correction that can be undone
-  const latest = list.data?.data.find((c) => c.undoable);
+  const paging = usePaging();
+  const list = useQuery({
+    ...trpc.sessions.corrections.list.queryOptions({ id: sessionId, limit: HISTORY_PAGE, ...paging.cursor }),
+    placeholderData: keepPreviousData,
+  });
+  // Ctrl/⌘+Z (outside text fields) undoes the newest correction that can be undone (first page only)
+  const latest = paging.page === 1 ? list.data?.data.find((c) => c.undoable) : undefined;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
@@ -252,6 +260,9 @@ export function CorrectionHistory({ sessionId }: { sessionId: string }) {
             </li>
           ))}
         </ul>
+      )}
+      {list.data && list.data.total_count > HISTORY_PAGE && (
+        <Pager paging={paging} total={list.data.total_count} hasMore={list.data.has_more} rows={list.data.data} noun="correction" />
       )}
     </section>
   );
