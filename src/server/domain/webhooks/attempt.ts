@@ -39,6 +39,26 @@ export function webhookHeaders(opts: { secrets: string[]; msgId: string; timesta
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
+ * Rendered Event bodies by organization and event id. An Event is never changed once
+ * recorded, and a fan-out sends it to every endpoint at about the same time: the row (a
+ * whole Session) is read and serialised once per event rather than once per delivery.
+ */
+const bodies = new Map<string, string>();
+const BODY_CACHE_SIZE = 256;
+
+async function eventBody(db: Database, organizationId: string, eventId: string): Promise<string | null> {
+  const key = `${organizationId}/${eventId}`;
+  const cached = bodies.get(key);
+  if (cached !== undefined) return cached;
+  const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.organizationId, organizationId)));
+  if (!event) return null;
+  const body = JSON.stringify(toApiEvent(event));
+  if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
+  bodies.set(key, body);
+  return body;
+}
+
+/**
  * Makes attempt number `attempt` (1-based) of a delivery and records it, then decides what
  * comes next, all from the database so a retried step never sends twice what it recorded:
  *
@@ -68,9 +88,9 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
   let body: string;
   if (delivery.payload) body = JSON.stringify(delivery.payload);
   else {
-    const [event] = await db.select().from(events).where(and(eq(events.id, delivery.eventId), eq(events.organizationId, delivery.organizationId)));
-    if (!event) return cancel(db, delivery.id);
-    body = JSON.stringify(toApiEvent(event));
+    const rendered = await eventBody(db, delivery.organizationId, delivery.eventId);
+    if (rendered === null) return cancel(db, delivery.id);
+    body = rendered;
   }
   if (endpoint.status === 'disabled' && delivery.kind === 'event') return cancel(db, delivery.id);
 
