@@ -353,16 +353,17 @@ export async function claimBatch(sql: Sql, appIds: string[], now: number, max: n
   if (max <= 0) return [];
   return sql.begin(async (tx) => {
     const at = new Date(now);
+    // the calls in flight are read once (not once per candidate: the queue can hold thousands)
     const candidates = await tx<(QueueItem & { concurrency: { key: string; limit: number }[] })[]>`
+      with live as (select id, run_id, step_id, concurrency_keys from inngest_queue where status = 'leased' and leased_until >= ${at}),
+        full_keys as (select k, count(*) as n from live, unnest(live.concurrency_keys) k group by k)
       select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
       from inngest_queue q join inngest_runs r on r.id = q.run_id
       where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
-        and (q.step_id is not null or not exists (select 1 from inngest_queue d where d.run_id = q.run_id and d.step_id is null
-          and d.status = 'leased' and d.leased_until >= ${at} and d.id <> q.id))
+        and (q.step_id is not null or not exists (select 1 from live d where d.run_id = q.run_id and d.step_id is null))
         and not exists (
-          select 1 from jsonb_array_elements(r.concurrency) c
-          where (select count(*) from inngest_queue l where l.status = 'leased' and l.leased_until >= ${at}
-            and c->>'key' = any(l.concurrency_keys)) >= (c->>'limit')::int)
+          select 1 from jsonb_array_elements(r.concurrency) c join full_keys f on f.k = c->>'key'
+          where f.n >= (c->>'limit')::int)
       order by q.run_at, q.id limit ${max + 20} for update of q skip locked`;
     if (!candidates.length) return [];
     // re-checked under the locks taken here (the candidate query's view may be stale)
