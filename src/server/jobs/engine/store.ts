@@ -421,19 +421,19 @@ export async function checkpointSteps(
   opts: { runId: string; item: Pick<QueueItem, 'id' | 'lease_token'>; ops: OutgoingOp[] },
   now: number,
 ): Promise<'ok' | 'stale'> {
-  return sql.begin(async (tx) => {
-    const [row] = await tx<{ leased: boolean }[]>`select exists (select 1 from inngest_queue q where q.id = ${opts.item.id}::bigint
-        and q.run_id = r.id and q.status = 'leased' and q.lease_token = ${opts.item.lease_token}) as leased
-      from inngest_runs r where r.id = ${opts.runId} and r.status = 'running' for update of r`;
-    if (!row?.leased) return 'stale';
-    if (opts.ops.length) {
-      const rows = opts.ops.map((op) => ({ run_id: opts.runId, step_id: op.id, result: { type: 'data', data: op.data ?? null } }));
-      await tx`insert into inngest_steps (run_id, step_id, result, completed_at)
-        select x.run_id, x.step_id, x.result, ${new Date(now)} from jsonb_to_recordset(${json(tx, rows)}) as x(run_id text, step_id text, result jsonb)
-        on conflict do nothing`;
-    }
-    return 'ok';
-  });
+  // one statement: the run is locked while its steps are written, and nothing is written unless the lease holds
+  const rows = opts.ops.map((op) => ({ step_id: op.id, result: { type: 'data', data: op.data ?? null } }));
+  const [row] = await sql<{ held: boolean }[]>`
+    with held as (
+      select r.id from inngest_runs r join inngest_queue q on q.run_id = r.id
+      where r.id = ${opts.runId} and r.status = 'running' and q.id = ${opts.item.id}::bigint and q.status = 'leased' and q.lease_token = ${opts.item.lease_token}
+      for update of r),
+    written as (
+      insert into inngest_steps (run_id, step_id, result, completed_at)
+      select held.id, x.step_id, x.result, ${new Date(now)} from held, jsonb_to_recordset(${json(sql, rows)}) as x(step_id text, result jsonb)
+      on conflict do nothing returning 1)
+    select exists (select 1 from held) as held, (select count(*) from written) as n`;
+  return row?.held ? 'ok' : 'stale';
 }
 
 /** Keeps a lease alive while the call runs; false when the item was taken over or finished. */
@@ -485,6 +485,7 @@ export interface ApplyContext {
  */
 export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutcome, ctx: ApplyContext): Promise<void> {
   const { now, fn } = ctx;
+  if (fn && (await completeSimply(sql, item, outcome, now))) return;
   await sql.begin(async (tx) => {
     const run = await lockRun(tx, item.run_id);
     const dropItem = () => tx`delete from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token}`;
@@ -598,6 +599,28 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
     if (!keepItem) await dropItem();
     if (discover) await enqueueDiscovery(tx, run, now);
   });
+}
+
+/**
+ * The common end of a run in one statement: the call finished the function (200, or a 206
+ * whose only op is `RunComplete`) and the run, still running, was not started by
+ * `step.invoke` (whose caller must be resumed). False when the general path must decide.
+ */
+async function completeSimply(sql: Sql, item: QueueItem, outcome: CallOutcome, now: number): Promise<boolean> {
+  let output: unknown;
+  if (outcome.kind === 'completed') output = outcome.output;
+  else if (outcome.kind === 'ops' && outcome.ops.length === 1 && outcome.ops[0].op === 'RunComplete') output = outcome.ops[0].data;
+  else return false;
+  const [row] = await sql<{ done: boolean }[]>`
+    with ended as (
+      update inngest_runs set status = 'completed', output = ${json(sql, output ?? null)}, error = null, ended_at = ${new Date(now)}
+      where id = ${item.run_id} and status = 'running' and parent_run_id is null
+        and exists (select 1 from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token})
+      returning id),
+    calls as (delete from inngest_queue where run_id in (select id from ended) returning 1),
+    waits as (delete from inngest_waits where run_id in (select id from ended) returning 1)
+    select exists (select 1 from ended) as done, (select count(*) from calls) + (select count(*) from waits) as n`;
+  return row?.done ?? false;
 }
 
 /** Puts a leased item back (the call could not be made, e.g. the engine is stopping). */
