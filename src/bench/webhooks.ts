@@ -12,11 +12,16 @@
  *   throughput (deliveries/s) and how long the backlog takes to drain;
  * - paced: BENCH_PACED_EVENTS events (default 200) at BENCH_RATE per second (default 10) —
  *   the latency a steady flow of events sees.
- * The machine's load average is printed with the figures: they mean little on a busy machine.
+ * The machine's load average is printed with the figures: wall-clock figures mean little on a
+ * busy machine. The CPU time per delivery — of this process (engine, SDK, functions,
+ * receivers) and of PostgreSQL (from /proc, Linux) — varies much less with the load.
+ * Profile with `node --cpu-prof --cpu-prof-dir=<dir> --import tsx src/bench/webhooks.ts`
+ * (BENCH_EVENTS=300 keeps the profile small) and open the .cpuprofile in Chrome's DevTools.
  * Latency is from the event's commit to the receiver having the whole request (the 2xx
  * follows at once). Each delivery's signature is checked for a sample of requests.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +57,38 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * CPU time (ms) of the embedded PostgreSQL so far: the postmaster, its live backends, and
+ * the children it has reaped (from /proc; null where there is no /proc). Wall-clock figures
+ * swing with whatever else runs on the machine, CPU per delivery much less.
+ */
+function postgresCpuMs(): number | null {
+  try {
+    const pid = Number(readFileSync(join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const fields = (p: string) => readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const tick = 1000 / 100; // USER_HZ
+    const own = fields(String(pid));
+    // after "comm)": state ppid … utime(11) stime(12) cutime(13) cstime(14), 0-based
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const f = fields(d);
+        if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return ticks * tick;
+  } catch {
+    return null;
+  }
+}
+
 interface RunFigures {
+  /** CPU ms per delivery of this process (engine, SDK, functions, receivers) and of PostgreSQL. */
+  nodeCpuMs: number;
+  pgCpuMs: number | null;
   deliveries: number;
   seconds: number;
   perSecond: number;
@@ -70,6 +106,8 @@ async function run(
   const recordedAt = new Map<string, number>();
   const before = opts.receivers.map((r) => r.received.length);
   const started = Date.now();
+  const cpu0 = process.cpuUsage();
+  const pg0 = postgresCpuMs();
   const record = async (): Promise<ApiEvent> => {
     const event = await recordEvent(db, { organizationId: opts.orgId, type: 'session.processed', session: opts.session });
     recordedAt.set(event.id, Date.now());
@@ -109,9 +147,15 @@ async function run(
     const ids = new Set(hits.map((h) => h.headers['webhook-id']));
     if (ids.size !== EVENTS) throw new Error(`${name}: receiver ${i} got ${ids.size} distinct events of ${EVENTS}`);
   });
+  const cpu = process.cpuUsage(cpu0);
+  const pg1 = postgresCpuMs();
   latencies.sort((a, b) => a - b);
   const seconds = (last - started) / 1000;
-  return { deliveries: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
+  const n = latencies.length;
+  return {
+    nodeCpuMs: (cpu.user + cpu.system) / 1000 / n,
+    pgCpuMs: pg0 === null || pg1 === null ? null : (pg1 - pg0) / n,
+    deliveries: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
 }
 
 /** The functions behind /api/inngest on a loopback port, and the engine (default settings) calling them. */
@@ -184,12 +228,14 @@ async function main() {
     const loadAfter = loadavg()[0];
     const ms = (v: number) => `${Math.round(v)} ms`;
     console.log(`\nbench:webhooks — ${RECEIVERS} receivers, embedded engine with default settings; ${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
-    console.log('| run | deliveries | deliveries/s | p50 latency | p99 latency | max | drained in |');
-    console.log('|---|---|---|---|---|---|---|');
-    console.log(`| burst: ${EVENTS} events at once | ${burst.deliveries} | ${burst.perSecond.toFixed(1)} | ${ms(burst.p50)} | ${ms(burst.p99)} | ${ms(burst.max)} | ${burst.seconds.toFixed(1)} s |`);
-    console.log(`| paced: ${PACED_EVENTS} events at ${RATE}/s | ${paced.deliveries} | ${paced.perSecond.toFixed(1)} | ${ms(paced.p50)} | ${ms(paced.p99)} | ${ms(paced.max)} | ${paced.seconds.toFixed(1)} s |`);
+    const cpu = (f: RunFigures) => `${f.nodeCpuMs.toFixed(1)} ms | ${f.pgCpuMs === null ? '–' : `${f.pgCpuMs.toFixed(1)} ms`}`;
+    console.log('| run | deliveries | deliveries/s | p50 latency | p99 latency | max | drained in | CPU/delivery: node | CPU/delivery: PostgreSQL |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(`| burst: ${EVENTS} events at once | ${burst.deliveries} | ${burst.perSecond.toFixed(1)} | ${ms(burst.p50)} | ${ms(burst.p99)} | ${ms(burst.max)} | ${burst.seconds.toFixed(1)} s | ${cpu(burst)} |`);
+    console.log(`| paced: ${PACED_EVENTS} events at ${RATE}/s | ${paced.deliveries} | ${paced.perSecond.toFixed(1)} | ${ms(paced.p50)} | ${ms(paced.p99)} | ${ms(paced.max)} | ${paced.seconds.toFixed(1)} s | ${cpu(paced)} |`);
     console.log(`\nSignatures checked on arrival: ${verified} valid, ${badSignatures} invalid.`);
-    console.log(`Goal p50 < 1 s (paced): ${paced.p50 < 1000 ? 'met' : 'NOT met'}`);
+    const goal = (f: RunFigures) => (f.p50 < 1000 ? 'met' : 'NOT met');
+    console.log(`Goal p50 < 1 s: burst ${goal(burst)}, paced ${goal(paced)}`);
     if (badSignatures > 0) throw new Error('some deliveries did not verify');
   } finally {
     await Promise.all(receivers.map((r) => r.close()));

@@ -39,6 +39,26 @@ export function webhookHeaders(opts: { secrets: string[]; msgId: string; timesta
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
+ * Rendered Event bodies by organization and event id. An Event is never changed once
+ * recorded, and a fan-out sends it to every endpoint at about the same time: the row (a
+ * whole Session) is read and serialised once per event rather than once per delivery.
+ */
+const bodies = new Map<string, string>();
+const BODY_CACHE_SIZE = 256;
+
+async function eventBody(db: Database, organizationId: string, eventId: string): Promise<string | null> {
+  const key = `${organizationId}/${eventId}`;
+  const cached = bodies.get(key);
+  if (cached !== undefined) return cached;
+  const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.organizationId, organizationId)));
+  if (!event) return null;
+  const body = JSON.stringify(toApiEvent(event));
+  if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
+  bodies.set(key, body);
+  return body;
+}
+
+/**
  * Makes attempt number `attempt` (1-based) of a delivery and records it, then decides what
  * comes next, all from the database so a retried step never sends twice what it recorded:
  *
@@ -68,9 +88,9 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
   let body: string;
   if (delivery.payload) body = JSON.stringify(delivery.payload);
   else {
-    const [event] = await db.select().from(events).where(and(eq(events.id, delivery.eventId), eq(events.organizationId, delivery.organizationId)));
-    if (!event) return cancel(db, delivery.id);
-    body = JSON.stringify(toApiEvent(event));
+    const rendered = await eventBody(db, delivery.organizationId, delivery.eventId);
+    if (rendered === null) return cancel(db, delivery.id);
+    body = rendered;
   }
   if (endpoint.status === 'disabled' && delivery.kind === 'event') return cancel(db, delivery.id);
 
@@ -94,10 +114,31 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
     nextAttemptAt = new Date(Date.now() + retryDelayMs(retryScheduleSeconds(), opts.attempt + 1, retryAfter));
   }
 
+  // The delivery log commits without waiting for its WAL flush: a crash can only lose the
+  // newest commits (WAL order), together with the engine's record of this step, and the
+  // step then runs again — an at-least-once redelivery, which receivers dedupe by webhook-id.
+  if (succeeded) {
+    // The hot path in one statement (one round trip instead of a six-statement transaction):
+    // the attempt, the delivery, and the endpoint only if it has a failure streak to end.
+    // set_config(…, true) lasts until the end of this statement's own transaction, so its
+    // commit, too, skips the WAL flush wait.
+    await db.execute(sql`
+      with attempt as (
+        insert into ${webhookDeliveryAttempts} (delivery_id, attempt, succeeded, response_status, duration_ms, error, response_body, created_at)
+        values (${delivery.id}, ${opts.attempt}, true, ${result.status}, ${result.durationMs}, ${result.error ?? null}, ${result.body}, ${now.toISOString()}::timestamptz)
+        on conflict do nothing returning 1),
+      delivered as (
+        update ${webhookDeliveries} set status = 'succeeded', attempt_count = ${opts.attempt}, next_attempt_at = null, completed_at = ${new Date().toISOString()}::timestamptz
+        where id = ${delivery.id} returning 1),
+      streak as (
+        update ${webhookEndpoints} set failing_since = null, status = case when status = 'failing' then 'enabled' else status end
+        where id = ${endpoint.id} and (failing_since is not null or status = 'failing') returning 1)
+      select set_config('synchronous_commit', 'off', true) as commit_mode,
+        (select count(*) from attempt) + (select count(*) from delivered) + (select count(*) from streak) as changed`);
+    return { done: true, status, nextAttemptAt: null };
+  }
+
   await db.transaction(async (tx) => {
-    // The delivery log commits without waiting for its WAL flush: a crash can only lose the
-    // newest commits (WAL order), together with the engine's record of this step, and the
-    // step then runs again — an at-least-once redelivery, which receivers dedupe by webhook-id.
     await tx.execute(sql`set local synchronous_commit = off`);
     await tx
       .insert(webhookDeliveryAttempts)
@@ -107,7 +148,7 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
         succeeded,
         responseStatus: result.status,
         durationMs: result.durationMs,
-        error: result.error ?? (succeeded ? null : gone ? 'The endpoint answered 410 Gone: it has been disabled.' : `The endpoint answered ${result.status}.`),
+        error: result.error ?? (gone ? 'The endpoint answered 410 Gone: it has been disabled.' : `The endpoint answered ${result.status}.`),
         responseBody: result.body,
         createdAt: now,
       })
@@ -117,13 +158,7 @@ export async function attemptDelivery(db: Database, opts: { deliveryId: string; 
       .set({ status, attemptCount: opts.attempt, nextAttemptAt, completedAt: status === 'pending' ? null : new Date() })
       .where(eq(webhookDeliveries.id, delivery.id));
 
-    if (succeeded) {
-      // only touch the endpoint row when there is a streak to end (keeps the hot path write-free)
-      await tx
-        .update(webhookEndpoints)
-        .set({ failingSince: null, status: sql`case when ${webhookEndpoints.status} = 'failing' then 'enabled' else ${webhookEndpoints.status} end` })
-        .where(and(eq(webhookEndpoints.id, endpoint.id), sql`(${webhookEndpoints.failingSince} is not null or ${webhookEndpoints.status} = 'failing')`));
-    } else if (gone) {
+    if (gone) {
       await tx.update(webhookEndpoints).set({ status: 'disabled', disabledReason: 'gone' }).where(eq(webhookEndpoints.id, endpoint.id));
     } else if (automatic) {
       const disableAfter = disableAfterSeconds();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inngest, NonRetriableError, RetryAfterError } from 'inngest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSnapshot } from './engine';
-import { canonicalJson, newSigningKey, signBody } from './protocol';
+import { canonicalJson, hashSigningKey, newSigningKey, signBody } from './protocol';
 import { startTestInngest, type TestInngest } from './testing';
 
 /**
@@ -26,6 +26,7 @@ const stamp = (name: string) => (times[name] ??= []).push(Date.now());
 
 const memo = client.createFunction({ id: 'memo', triggers: [{ event: E('memo') }] }, async ({ event, step }) => {
   const k = event.data.k as string;
+  record(`memo-entered-${k}`);
   const a = await step.run('a', () => record(`memo-a-${k}`) && 1);
   const b = await step.run('b', () => record(`memo-b-${k}`) && a + 1);
   const c = await step.run('c', () => record(`memo-c-${k}`) && b + 1);
@@ -176,13 +177,38 @@ describe('embedded engine', () => {
     await t?.stop();
   });
 
-  it('memoises steps: each step body runs once although the function is called once per step', async () => {
+  it('memoises steps: each step body runs once', async () => {
     const { k, run: r } = await run('memo', 'memo');
     expect(r.status).toBe('completed');
     expect(r.output).toEqual({ a: 1, b: 2, c: 3 });
     expect([count(`memo-a-${k}`), count(`memo-b-${k}`), count(`memo-c-${k}`)]).toEqual([1, 1, 1]);
     expect(count(`memo-body-${k}`)).toBe(1);
     expect(r.steps).toHaveLength(3);
+  });
+
+  it('checkpointing: a run of three steps takes one call, each step memoised before the next runs', async () => {
+    const { k, run: r } = await run('memo', 'memo');
+    expect(r.status).toBe('completed');
+    // without checkpointing the function is entered once per step plus once to finish (4 calls)
+    expect(count(`memo-entered-${k}`)).toBe(1);
+    expect(r.steps.map((s) => s.result)).toEqual([1, 2, 3].map((data) => ({ type: 'data', data })));
+  });
+
+  it('the checkpoint endpoint wants the signing key, a live lease, and only ops it implements', async () => {
+    const { run: r } = await run('memo', 'memo');
+    const checkpoint = (body: unknown, key = t.engine.signingKey) =>
+      fetch(new URL(`v1/checkpoint/${r.id}/async`, t.engine.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${hashSigningKey(key)}` },
+        body: JSON.stringify(body),
+      });
+    const step = { id: 'x', op: 'StepRun', data: 1 };
+    expect((await checkpoint({ qi_id: '1.ab', steps: [step] }, newSigningKey('test'))).status).toBe(401);
+    // the run has ended and its queue item is gone: the SDK is told its dispatch is stale
+    expect((await checkpoint({ qi_id: '1.ab', steps: [step] })).status).toBe(409);
+    expect((await checkpoint({ qi_id: '1.ab', steps: [{ id: 'x', op: 'Sleep' }] })).status).toBe(400);
+    expect((await checkpoint({ steps: [step] })).status).toBe(400);
+    expect((await t.engine.getRun(r.id))?.steps).toHaveLength(3);
   });
 
   it('retries a failing step with backoff and passes the attempt number', async () => {

@@ -8,20 +8,22 @@ import { canonicalJson, hashSigningKey, newSigningKey, safeEqual, signBody } fro
 import {
   applyOutcome,
   cancelRunTx,
-  claimNext,
+  checkpointSteps,
+  claimBatch,
+  dueTimes,
   expireWaits,
   extendLease,
   fireCrons,
   insertEvents,
   loadCallState,
   loadFunctions,
-  nextDueAt,
-  processNextEvent,
+  processEvents,
   pruneHistory,
   releaseItem,
   saveApp,
   type CallOutcome,
   type EventInput,
+  type OutgoingOp,
   type QueueItem,
   type RunRow,
   type StepResult,
@@ -175,9 +177,18 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     timer = setTimeout(() => void tick(), 0);
   };
 
+  // Tells other instances (and waitForRun) that something changed. Notifications this
+  // instance sent itself are ignored (it already knows), and a burst of changes sends one.
+  const instanceId = randomBytes(8).toString('hex');
+  let notifyQueued = false;
   const notify = () => {
-    sql.notify(NOTIFY_CHANNEL, '').catch(() => {});
     for (const w of runWaiters) w();
+    if (notifyQueued) return;
+    notifyQueued = true;
+    setImmediate(() => {
+      notifyQueued = false;
+      sql.notify(NOTIFY_CHANNEL, instanceId).catch(() => {});
+    });
   };
 
   const schedule = (delay: number) => {
@@ -186,6 +197,13 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     timer = setTimeout(() => void tick(), Math.max(5, delay));
   };
 
+  const EVENT_BATCH = 100;
+
+  /**
+   * One scheduler pass: a single query says what is due (events, waits, crons, calls), and
+   * only that work is done — events and calls in batches — then the pass sleeps until the
+   * next due time (LISTEN/NOTIFY and local kicks wake it earlier).
+   */
   async function tick(): Promise<void> {
     if (stopped) return;
     if (ticking) {
@@ -195,29 +213,36 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     ticking = true;
     let delay = pollMs;
     try {
-      do {
+      let due = await dueTimes(sql, [...appIds]);
+      for (;;) {
         again = false;
         const now = clock();
         const fns = await functions();
         let changed = false;
-        for (let i = 0; i < 200 && !stopped && (await processNextEvent(sql, fns, now)); i++) changed = true;
-        if ((await expireWaits(sql, now)) > 0) changed = true;
-        if ((await fireCrons(sql, fns, now)) > 0) changed = true;
+        if (due.events !== null) {
+          const n = await processEvents(sql, fns, now, EVENT_BATCH);
+          if (n > 0) changed = true;
+          if (n === EVENT_BATCH) again = true;
+        }
+        if (due.waits !== null && due.waits <= now && (await expireWaits(sql, now)) > 0) changed = true;
+        if (due.crons !== null && due.crons <= now && (await fireCrons(sql, fns, now)) > 0) changed = true;
         const ids = [...appIds];
-        while (ids.length && inFlight.size < workers && !stopped) {
-          const item = await claimNext(sql, ids, clock(), randomBytes(12).toString('hex'), { leaseMs });
-          if (!item) break;
-          launch(item);
+        // runs just created (changed) have calls due although the look above predates them
+        if (ids.length && !stopped && inFlight.size < workers && (changed || (due.calls !== null && due.calls <= clock()))) {
+          const items = await claimBatch(sql, ids, clock(), workers - inFlight.size, () => randomBytes(12).toString('hex'), { leaseMs });
+          for (const item of items) launch(item);
         }
         if (changed) notify();
         if (now - prunedAt > 3_600_000) {
           prunedAt = now;
           await pruneHistory(sql, now - retentionMs);
         }
-      } while (again && !stopped);
-      const due = await nextDueAt(sql, [...appIds]);
+        due = await dueTimes(sql, ids);
+        if (!again || stopped) break;
+      }
       const now = clock();
-      if (due !== null && due > now) delay = Math.min(pollMs, due - now);
+      const next = [due.events !== null ? now : null, due.waits, due.crons, inFlight.size < workers ? due.calls : null].filter((v): v is number => v !== null);
+      if (next.length) delay = Math.min(pollMs, Math.max(0, Math.min(...next) - now));
     } catch (err) {
       if (!stopped) log.error({ err }, 'inngest engine: scheduler pass failed');
     } finally {
@@ -256,6 +281,10 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
         version: 2,
         ctx: {
           run_id: run.id,
+          // with these two the SDK checkpoints steps (POST /v1/checkpoint/<run>/async) and
+          // goes on within the same call, instead of ending the call after each step
+          fn_id: fn.id,
+          qi_id: `${item.id}.${item.lease_token}`,
           attempt: item.attempt,
           max_attempts: fn.maxAttempts,
           disable_immediate_execution: run.disable_immediate_execution,
@@ -349,6 +378,25 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
         return reply(400, { error: (err as Error).message, status: 400 });
       }
     }
+    const cp = /^\/v1\/checkpoint\/([^/]+)\/async$/.exec(url.pathname);
+    if (cp) {
+      const auth = String(req.headers.authorization ?? '');
+      if (!safeEqual(auth, `Bearer ${hashSigningKey(signingKey)}`)) return reply(401, { error: 'unauthorized', status: 401 });
+      const b = (body ?? {}) as { qi_id?: unknown; steps?: unknown };
+      const runId = decodeURIComponent(cp[1]);
+      const qi = typeof b.qi_id === 'string' ? /^(\d+)\.([0-9a-f]+)$/.exec(b.qi_id) : null;
+      if (!qi || !Array.isArray(b.steps)) return reply(400, { error: 'checkpoint needs qi_id and steps', status: 400 });
+      const ops = b.steps as OutgoingOp[];
+      const unsupported = ops.find((op) => op?.op !== 'StepRun' || typeof op.id !== 'string');
+      if (unsupported) {
+        // the SDK then falls back to replying with the ops, and the engine fails the run naming the op
+        log.warn({ runId, op: unsupported?.op }, 'inngest engine: checkpoint with an op it does not implement');
+        return reply(400, { error: `the embedded Inngest engine does not checkpoint step op ${String(unsupported?.op)}`, status: 400 });
+      }
+      const result = await checkpointSteps(sql, { runId, item: { id: qi[1], lease_token: qi[2] }, ops }, clock());
+      if (result === 'stale') return reply(409, { error: 'stale dispatch: the call no longer holds its queue item', status: 409 });
+      return reply(200, { ok: true, status: 200 });
+    }
     const m = /^\/e\/([^/]+)$/.exec(url.pathname);
     if (m) {
       if (!safeEqual(decodeURIComponent(m[1]), eventKey)) return reply(401, { error: 'Event key not found', status: 401 });
@@ -437,7 +485,9 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     getRun,
     async start() {
       await sync();
-      const listener = await sql.listen(NOTIFY_CHANNEL, () => kick());
+      const listener = await sql.listen(NOTIFY_CHANNEL, (payload) => {
+        if (payload !== instanceId) kick();
+      });
       unlisten = () => listener.unlisten();
       started = true;
       log.info({ url, app: opts.appUrl, apps: [...appIds] }, 'inngest engine started');

@@ -255,32 +255,39 @@ export async function cancelRunTx(tx: Tx, runId: string, now: number): Promise<b
 }
 
 /**
- * Handles one received event: starts the runs it triggers, hands it to matching
- * `waitForEvent` waiters and applies matching `cancelOn` conditions. Claimed with skip
- * locked, marked processed in the same transaction.
+ * Handles received events, oldest first, up to `limit` of them in one transaction: starts
+ * the runs each triggers, hands it to matching `waitForEvent` waiters and applies matching
+ * `cancelOn` conditions. Claimed with skip locked, marked processed in the same transaction.
+ * Returns how many were handled (fewer than `limit` means none is left for now).
  */
-export async function processNextEvent(sql: Sql, functions: Map<string, EngineFunction>, now: number): Promise<boolean> {
+export async function processEvents(sql: Sql, functions: Map<string, EngineFunction>, now: number, limit = 100): Promise<number> {
   return sql.begin(async (tx) => {
-    const [ev] = await tx<{ id: string; name: string; payload: InngestEvent; received_at: Date }[]>`
+    const evs = await tx<{ id: string; name: string; payload: InngestEvent; received_at: Date }[]>`
       select id, name, payload, received_at from inngest_events where processed_at is null
-      order by received_at, id limit 1 for update skip locked`;
-    if (!ev) return false;
-    const event = ev.payload;
-    for (const fn of functions.values()) {
-      const trigger = fn.triggers.find((t) => matches(t, event));
-      if (trigger) await createRun(tx, fn, event, ev.id, now);
+      order by received_at, id limit ${limit} for update skip locked`;
+    if (!evs.length) return 0;
+    const names = [...new Set(evs.map((e) => e.name))];
+    // waits are looked up once for the batch; runs it creates add only cancel waits, created after these events were received
+    const [{ waiting }] = await tx<{ waiting: boolean }[]>`select exists (select 1 from inngest_waits where event_name = any(${names}) and kind in ('event', 'cancel')) as waiting`;
+    for (const ev of evs) {
+      const event = ev.payload;
+      for (const fn of functions.values()) {
+        const trigger = fn.triggers.find((t) => matches(t, event));
+        if (trigger) await createRun(tx, fn, event, ev.id, now);
+      }
+      if (!waiting) continue;
+      const waits = await tx<{ run_id: string; step_id: string; kind: string; expression: string | null; event: InngestEvent }[]>`
+        select w.run_id, w.step_id, w.kind, w.expression, r.event from inngest_waits w join inngest_runs r on r.id = w.run_id
+        where w.event_name = ${ev.name} and w.kind in ('event', 'cancel') and w.created_at <= ${ev.received_at} and r.status = 'running'
+        order by w.run_id, w.step_id`;
+      for (const w of waits) {
+        if (w.expression && !testExpression(w.expression, { event: w.event, async: event })) continue;
+        if (w.kind === 'event') await resolveWaitLocked(tx, w.run_id, w.step_id, { type: 'data', data: event }, now);
+        else await cancelRunTx(tx, w.run_id, now);
+      }
     }
-    const waits = await tx<{ run_id: string; step_id: string; kind: string; expression: string | null; event: InngestEvent }[]>`
-      select w.run_id, w.step_id, w.kind, w.expression, r.event from inngest_waits w join inngest_runs r on r.id = w.run_id
-      where w.event_name = ${ev.name} and w.kind in ('event', 'cancel') and w.created_at <= ${ev.received_at} and r.status = 'running'
-      order by w.run_id, w.step_id`;
-    for (const w of waits) {
-      if (w.expression && !testExpression(w.expression, { event: w.event, async: event })) continue;
-      if (w.kind === 'event') await resolveWaitLocked(tx, w.run_id, w.step_id, { type: 'data', data: event }, now);
-      else await cancelRunTx(tx, w.run_id, now);
-    }
-    await tx`update inngest_events set processed_at = ${new Date(now)} where id = ${ev.id}`;
-    return true;
+    await tx`update inngest_events set processed_at = ${new Date(now)} where id = any(${evs.map((e) => e.id)})`;
+    return evs.length;
   });
 }
 
@@ -337,51 +344,96 @@ export async function fireCrons(sql: Sql, functions: Map<string, EngineFunction>
 }
 
 /**
- * Leases the next due call of `appIds`, honouring concurrency limits: a key's in-flight
- * count is read under a transaction advisory lock (tried, never waited for, so claimers
- * cannot deadlock), and one run never has two discovery calls at once.
+ * Leases up to `max` due calls of `appIds` in one transaction, honouring concurrency limits:
+ * a key's in-flight count is read under a transaction advisory lock (tried, never waited
+ * for, so claimers cannot deadlock) and counted on as this batch claims, and one run never
+ * has two discovery calls at once. Each claimed call gets its own lease token.
  */
-export async function claimNext(sql: Sql, appIds: string[], now: number, token: string, timing: StoreTiming): Promise<QueueItem | null> {
+export async function claimBatch(sql: Sql, appIds: string[], now: number, max: number, newToken: () => string, timing: StoreTiming): Promise<QueueItem[]> {
+  if (max <= 0) return [];
   return sql.begin(async (tx) => {
     const at = new Date(now);
+    // the calls in flight are read once (not once per candidate: the queue can hold thousands)
     const candidates = await tx<(QueueItem & { concurrency: { key: string; limit: number }[] })[]>`
+      with live as (select id, run_id, step_id, concurrency_keys from inngest_queue where status = 'leased' and leased_until >= ${at}),
+        full_keys as (select k, count(*) as n from live, unnest(live.concurrency_keys) k group by k)
       select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
       from inngest_queue q join inngest_runs r on r.id = q.run_id
       where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
-        and (q.step_id is not null or not exists (select 1 from inngest_queue d where d.run_id = q.run_id and d.step_id is null
-          and d.status = 'leased' and d.leased_until >= ${at} and d.id <> q.id))
+        and (q.step_id is not null or not exists (select 1 from live d where d.run_id = q.run_id and d.step_id is null))
         and not exists (
-          select 1 from jsonb_array_elements(r.concurrency) c
-          where (select count(*) from inngest_queue l where l.status = 'leased' and l.leased_until >= ${at}
-            and c->>'key' = any(l.concurrency_keys)) >= (c->>'limit')::int)
-      order by q.run_at, q.id limit 20 for update of q skip locked`;
-    for (const c of candidates) {
-      if (c.step_id === null) {
-        const [busy] = await tx`select 1 from inngest_queue where run_id = ${c.run_id} and step_id is null and status = 'leased'
-          and leased_until >= ${at} and id <> ${c.id}`;
-        if (busy) continue;
-      }
-      let blocked = false;
-      for (const k of [...c.concurrency].sort((a, b) => a.key.localeCompare(b.key))) {
-        const [{ locked }] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtextextended(${k.key}, 0)) as locked`;
-        if (!locked) {
-          blocked = true;
-          break;
-        }
-        const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from inngest_queue
-          where status = 'leased' and leased_until >= ${at} and ${k.key} = any(concurrency_keys) and id <> ${c.id}`;
-        if (n >= k.limit) {
-          blocked = true;
-          break;
-        }
-      }
-      if (blocked) continue;
-      await tx`update inngest_queue set status = 'leased', lease_token = ${token}, leased_until = ${new Date(now + timing.leaseMs)},
-        concurrency_keys = ${c.concurrency.map((k) => k.key)} where id = ${c.id}`;
-      return { id: c.id, run_id: c.run_id, step_id: c.step_id, attempt: c.attempt, lease_token: token };
+          select 1 from jsonb_array_elements(r.concurrency) c join full_keys f on f.k = c->>'key'
+          where f.n >= (c->>'limit')::int)
+      order by q.run_at, q.id limit ${max + 20} for update of q skip locked`;
+    if (!candidates.length) return [];
+    // re-checked under the locks taken here (the candidate query's view may be stale)
+    const discoveryRuns = candidates.filter((c) => c.step_id === null).map((c) => c.run_id);
+    const busyRuns = new Set<string>();
+    if (discoveryRuns.length) {
+      const busy = await tx<{ run_id: string }[]>`select run_id from inngest_queue where run_id = any(${discoveryRuns}) and step_id is null
+        and status = 'leased' and leased_until >= ${at} and not (id = any(${candidates.map((c) => c.id)}))`;
+      for (const b of busy) busyRuns.add(b.run_id);
     }
-    return null;
+    const keys = [...new Set(candidates.flatMap((c) => c.concurrency.map((k) => k.key)))].sort();
+    const inFlight = new Map<string, number>();
+    if (keys.length) {
+      const locks = await tx<{ key: string; locked: boolean }[]>`select k as key, pg_try_advisory_xact_lock(hashtextextended(k, 0)) as locked
+        from unnest(${keys}::text[]) with ordinality as t(k, n) order by n`;
+      const locked = locks.filter((l) => l.locked).map((l) => l.key);
+      for (const k of locked) inFlight.set(k, 0);
+      if (locked.length) {
+        const counts = await tx<{ key: string; n: number }[]>`select k as key, count(*)::int as n from inngest_queue l, unnest(l.concurrency_keys) k
+          where l.status = 'leased' and l.leased_until >= ${at} and k = any(${locked}) and not (l.id = any(${candidates.map((c) => c.id)}))
+          group by k`;
+        for (const c of counts) inFlight.set(c.key, c.n);
+      }
+    }
+    const claimed: (QueueItem & { keys: string[] })[] = [];
+    for (const c of candidates) {
+      if (claimed.length >= max) break;
+      if (c.step_id === null) {
+        if (busyRuns.has(c.run_id)) continue;
+        busyRuns.add(c.run_id);
+      }
+      // a key not in inFlight could not be locked: another claimer is deciding about it
+      if (!c.concurrency.every((k) => inFlight.has(k.key) && inFlight.get(k.key)! < k.limit)) continue;
+      for (const k of c.concurrency) inFlight.set(k.key, inFlight.get(k.key)! + 1);
+      claimed.push({ id: c.id, run_id: c.run_id, step_id: c.step_id, attempt: c.attempt, lease_token: newToken(), keys: c.concurrency.map((k) => k.key) });
+    }
+    if (!claimed.length) return [];
+    await tx`update inngest_queue q set status = 'leased', lease_token = c.token, leased_until = ${new Date(now + timing.leaseMs)},
+        concurrency_keys = coalesce(c.keys, '{}')
+      from (select * from jsonb_to_recordset(${json(tx, claimed.map((c) => ({ id: c.id, token: c.lease_token, keys: c.keys })))}) as x(id bigint, token text, keys text[])) c
+      where q.id = c.id`;
+    return claimed.map(({ keys: _keys, ...item }) => item);
   });
+}
+
+/**
+ * Async checkpointing (`POST /v1/checkpoint/<run>/async`): the SDK ran steps within a call
+ * and reports them before carrying on in the same call. They are memoised as a 206 reply's
+ * `StepRun` ops would be, but only while the call's queue item is still leased (otherwise the
+ * call was taken over or the run ended: `stale`, which the SDK answers by stopping). The SDK
+ * echoes the `qi_id` it was called with: `<queue item id>.<lease token>`.
+ */
+export async function checkpointSteps(
+  sql: Sql,
+  opts: { runId: string; item: Pick<QueueItem, 'id' | 'lease_token'>; ops: OutgoingOp[] },
+  now: number,
+): Promise<'ok' | 'stale'> {
+  // one statement: the run is locked while its steps are written, and nothing is written unless the lease holds
+  const rows = opts.ops.map((op) => ({ step_id: op.id, result: { type: 'data', data: op.data ?? null } }));
+  const [row] = await sql<{ held: boolean }[]>`
+    with held as (
+      select r.id from inngest_runs r join inngest_queue q on q.run_id = r.id
+      where r.id = ${opts.runId} and r.status = 'running' and q.id = ${opts.item.id}::bigint and q.status = 'leased' and q.lease_token = ${opts.item.lease_token}
+      for update of r),
+    written as (
+      insert into inngest_steps (run_id, step_id, result, completed_at)
+      select held.id, x.step_id, x.result, ${new Date(now)} from held, jsonb_to_recordset(${json(sql, rows)}) as x(step_id text, result jsonb)
+      on conflict do nothing returning 1)
+    select exists (select 1 from held) as held, (select count(*) from written) as n`;
+  return row?.held ? 'ok' : 'stale';
 }
 
 /** Keeps a lease alive while the call runs; false when the item was taken over or finished. */
@@ -390,11 +442,15 @@ export async function extendLease(sql: Sql, item: QueueItem, until: number): Pro
   return rows.length > 0;
 }
 
-/** What the engine needs to call the app for a queue item. */
-export async function loadCallState(sql: Sql, runId: string) {
-  const [run] = await sql<RunRow[]>`select * from inngest_runs where id = ${runId}`;
-  const steps = await sql<{ step_id: string; result: StepResult }[]>`select step_id, result from inngest_steps where run_id = ${runId} order by seq`;
-  return { run, steps };
+/** What the engine needs to call the app for a queue item: the run and its memoised steps, in one query. */
+export async function loadCallState(sql: Sql, runId: string): Promise<{ run: RunRow | undefined; steps: { step_id: string; result: StepResult }[] }> {
+  const [row] = await sql<(RunRow & { steps: { step_id: string; result: StepResult }[] })[]>`
+    select r.*, coalesce((select json_agg(json_build_object('step_id', s.step_id, 'result', s.result) order by s.seq)
+      from inngest_steps s where s.run_id = r.id), '[]'::json) as steps
+    from inngest_runs r where r.id = ${runId}`;
+  if (!row) return { run: undefined, steps: [] };
+  const { steps, ...run } = row;
+  return { run: run as RunRow, steps };
 }
 
 /** One op of a 206 reply, as the SDK sends it. */
@@ -429,6 +485,7 @@ export interface ApplyContext {
  */
 export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutcome, ctx: ApplyContext): Promise<void> {
   const { now, fn } = ctx;
+  if (fn && (await completeSimply(sql, item, outcome, now))) return;
   await sql.begin(async (tx) => {
     const run = await lockRun(tx, item.run_id);
     const dropItem = () => tx`delete from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token}`;
@@ -463,7 +520,9 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
 
     let discover = false;
     let keepItem = false;
-    const memo = await tx<{ step_id: string }[]>`select step_id from inngest_steps where run_id = ${run.id}`;
+    // which steps are memoised matters only to ops that schedule something (not to StepRun, the common reply)
+    const needsMemo = outcome.ops.some((op) => op.op === 'StepPlanned' || op.op === 'Sleep' || op.op === 'WaitForEvent' || op.op === 'InvokeFunction');
+    const memo = needsMemo ? await tx<{ step_id: string }[]>`select step_id from inngest_steps where run_id = ${run.id}` : [];
     const done = new Set(memo.map((m) => m.step_id));
     const addWait = (stepId: string, kind: string, fields: { eventName?: string; expression?: string; expiresAt?: number; invokedRunId?: string }) =>
       tx`insert into inngest_waits (run_id, step_id, kind, event_name, expression, expires_at, invoked_run_id, created_at)
@@ -542,6 +601,28 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
   });
 }
 
+/**
+ * The common end of a run in one statement: the call finished the function (200, or a 206
+ * whose only op is `RunComplete`) and the run, still running, was not started by
+ * `step.invoke` (whose caller must be resumed). False when the general path must decide.
+ */
+async function completeSimply(sql: Sql, item: QueueItem, outcome: CallOutcome, now: number): Promise<boolean> {
+  let output: unknown;
+  if (outcome.kind === 'completed') output = outcome.output;
+  else if (outcome.kind === 'ops' && outcome.ops.length === 1 && outcome.ops[0].op === 'RunComplete') output = outcome.ops[0].data;
+  else return false;
+  const [row] = await sql<{ done: boolean }[]>`
+    with ended as (
+      update inngest_runs set status = 'completed', output = ${json(sql, output ?? null)}, error = null, ended_at = ${new Date(now)}
+      where id = ${item.run_id} and status = 'running' and parent_run_id is null
+        and exists (select 1 from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token})
+      returning id),
+    calls as (delete from inngest_queue where run_id in (select id from ended) returning 1),
+    waits as (delete from inngest_waits where run_id in (select id from ended) returning 1)
+    select exists (select 1 from ended) as done, (select count(*) from calls) + (select count(*) from waits) as n`;
+  return row?.done ?? false;
+}
+
 /** Puts a leased item back (the call could not be made, e.g. the engine is stopping). */
 export async function releaseItem(sql: Sql, item: QueueItem, runAt: number): Promise<void> {
   await sql`update inngest_queue set status = 'queued', lease_token = null, leased_until = null, run_at = ${new Date(runAt)}
@@ -556,13 +637,22 @@ export async function pruneHistory(sql: Sql, before: number): Promise<void> {
   await sql`delete from inngest_events where processed_at is not null and received_at < ${at}`;
 }
 
-/** The earliest time anything becomes due, so the engine can sleep until then. */
-export async function nextDueAt(sql: Sql, appIds: string[]): Promise<number | null> {
-  const [row] = await sql<{ t: Date | null }[]>`select least(
-      (select min(run_at) from inngest_queue where app_id = any(${appIds}) and status = 'queued'),
-      (select min(leased_until) from inngest_queue where app_id = any(${appIds}) and status = 'leased'),
-      (select min(expires_at) from inngest_waits),
-      (select min(next_at) from inngest_crons),
-      (select min(received_at) from inngest_events where processed_at is null)) as t`;
-  return row?.t ? row.t.getTime() : null;
+/** When each kind of work becomes due next (null: none), so a scheduler pass does only what is due and sleeps until the earliest. */
+export interface DueTimes {
+  events: number | null;
+  waits: number | null;
+  crons: number | null;
+  calls: number | null;
+}
+
+export async function dueTimes(sql: Sql, appIds: string[]): Promise<DueTimes> {
+  const [row] = await sql<{ events: Date | null; waits: Date | null; crons: Date | null; queued: Date | null; leased: Date | null }[]>`select
+      (select min(received_at) from inngest_events where processed_at is null) as events,
+      (select min(expires_at) from inngest_waits) as waits,
+      (select min(next_at) from inngest_crons) as crons,
+      (select min(run_at) from inngest_queue where app_id = any(${appIds}) and status = 'queued') as queued,
+      (select min(leased_until) from inngest_queue where app_id = any(${appIds}) and status = 'leased') as leased`;
+  const t = (d: Date | null | undefined) => (d ? d.getTime() : null);
+  const calls = [t(row?.queued), t(row?.leased)].filter((v): v is number => v !== null);
+  return { events: t(row?.events), waits: t(row?.waits), crons: t(row?.crons), calls: calls.length ? Math.min(...calls) : null };
 }
