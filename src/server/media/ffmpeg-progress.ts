@@ -54,11 +54,11 @@ export function scaleToShortSide(width: number, height: number, shortSide: numbe
 }
 
 /** x264 + AAC settings shared by every MP4 Swish writes: streamable (faststart), 2 s GOPs for seeking, yuv420p for every player. */
-export function h264Args(opts: { crf: number; maxrateKbps: number; fps: number; audio: boolean }): string[] {
+export function h264Args(opts: { crf: number; maxrateKbps: number; fps: number; audio: boolean; preset?: 'veryfast' | 'superfast' }): string[] {
   const gop = Math.max(1, Math.round((opts.fps || 30) * 2));
   return [
     '-c:v', 'libx264',
-    '-preset', 'veryfast',
+    '-preset', opts.preset ?? 'veryfast',
     '-crf', String(opts.crf),
     '-maxrate', `${opts.maxrateKbps}k`,
     '-bufsize', `${opts.maxrateKbps * 2}k`,
