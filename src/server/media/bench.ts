@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { renderHighlightClips } from './clips';
 import { probeVideo, runFfmpeg } from './ffmpeg';
 import { h264Args } from './ffmpeg-progress';
-import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia, renditionPreset } from './renditions';
+import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia } from './renditions';
 import { LocalMediaStorage } from './storage';
 
 /** CPU seconds used by finished child processes (Linux), so load from other processes does not skew the comparison. */
@@ -54,7 +54,7 @@ async function main() {
     console.log(`source: ${probe.width}×${probe.height} ${probe.fps} fps, ${probe.durationSeconds.toFixed(1)} s, audio ${probe.hasAudio}`);
 
     const remux = remuxDecision(await remuxFacts(input, probe), plannedSessionRenditions(probe));
-    console.log(`renditions: ${plannedSessionRenditions(probe).map((r) => `${r.name} ${r.name === remux.rendition ? 'copied' : `encoded (${renditionPreset(r.shortSide)})`}`).join(', ')}`);
+    console.log(`renditions: ${plannedSessionRenditions(probe).map((r) => `${r.name} ${r.name === remux.rendition ? 'copied' : 'encoded'}`).join(', ')}`);
     await measure('renditions: one process, split (shipped)', seconds, () => renderSessionMedia({ sessionId: 'sess_bench', input, probe, storage }));
     await measure('renditions: one process per rendition', seconds, async () => {
       for (const r of plannedSessionRenditions(probe)) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cropBoxFor, cropExpression, smoothCropPath, type CropBox, type FocusPoint } from './crop-path';
 import { probeVideo, runFfmpeg, type VideoProbe } from './ffmpeg';
 import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
-import { MAX_OUTPUT_FPS, renditionPreset } from './renditions';
+import { MAX_OUTPUT_FPS } from './renditions';
 import { getMediaStorage, mediaKeys, type MediaStorage } from './storage';
 
 export { shotFocus, type FocusPoint, type ShotFocusInput } from './crop-path';
@@ -158,7 +158,7 @@ export async function renderHighlightClip(opts: {
       HIGHLIGHT_RENDITIONS.find((r) => r.shortSide <= short(s)) ?? HIGHLIGHT_RENDITIONS[HIGHLIGHT_RENDITIONS.length - 1];
     const out = (label: string, size: { width: number; height: number }, file: string) => {
       const q = quality(size);
-      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy', preset: renditionPreset(short(size)) }), join(work, file)];
+      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy' }), join(work, file)];
     };
     await runFfmpegWithProgress(
       [

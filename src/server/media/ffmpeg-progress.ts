@@ -60,12 +60,11 @@ export function h264Args(opts: {
   fps: number;
   /** true: encode AAC 128 kb/s stereo; `'copy'`: the mapped audio is AAC already (copied); false: no audio. */
   audio: boolean | 'copy';
-  preset?: 'veryfast' | 'superfast';
 }): string[] {
   const gop = Math.max(1, Math.round((opts.fps || 30) * 2));
   return [
     '-c:v', 'libx264',
-    '-preset', opts.preset ?? 'veryfast',
+    '-preset', 'veryfast',
     '-crf', String(opts.crf),
     '-maxrate', `${opts.maxrateKbps}k`,
     '-bufsize', `${opts.maxrateKbps * 2}k`,

@@ -82,7 +82,7 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
       const outputs = encoded.flatMap((r, i) => [
         '-map', `[o${i}]`,
         ...(probe.hasAudio ? ['-map', '0:a:0'] : []),
-        ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps, audio: probe.hasAudio, preset: renditionPreset(r.shortSide) }),
+        ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps, audio: probe.hasAudio }),
         join(work, `${r.name}.mp4`),
       ]);
       // the remuxed rendition is one more output of the same process: the source is read once
@@ -122,11 +122,6 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
   } finally {
     if (ownWorkDir) await rm(work, { recursive: true, force: true });
   }
-}
-
-/** x264 preset of a rendition: `superfast` at 360p and below (about a third less CPU than `veryfast`, where the bits saved are few), `veryfast` above. */
-export function renditionPreset(shortSide: number): 'veryfast' | 'superfast' {
-  return shortSide <= 360 ? 'superfast' : 'veryfast';
 }
 
 /** What `remuxPlan` looks at, from ffprobe. */
