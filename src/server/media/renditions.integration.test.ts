@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeVideo, type VideoProbe } from './ffmpeg';
-import { plannedSessionRenditions, renderSessionMedia } from './renditions';
+import { createHash } from 'node:crypto';
+import { ffmpegPath, ffprobePath, probeVideo, runTool, type VideoProbe } from './ffmpeg';
+import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia, type RemuxFacts } from './renditions';
 import { LocalMediaStorage } from './storage';
 import { makeTestVideo, probeStreams, topLevelBoxes } from './test-videos';
 
@@ -91,5 +92,84 @@ describe('renderSessionMedia', () => {
     setTimeout(() => controller.abort(), 50);
     await expect(run).rejects.toThrow();
     expect(await storage.exists('sessions/sess_abort/720p.mp4')).toBe(false);
+  });
+});
+
+/** Hash of a file's first video stream as coded (packets copied, not decoded). */
+async function videoBitstreamHash(path: string): Promise<string> {
+  const { stdout } = await runTool(ffmpegPath(), ['-v', 'error', '-i', path, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-']);
+  return stdout.toString().trim();
+}
+
+/** Hash of the decoded frame shown at `t` (seeking in the file). */
+async function frameHashAt(path: string, t: number): Promise<string> {
+  const { stdout } = await runTool(ffmpegPath(), ['-v', 'error', '-ss', t.toFixed(3), '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1']);
+  expect(stdout.length).toBeGreaterThan(0);
+  return createHash('sha256').update(stdout).digest('hex');
+}
+
+/** Seconds of the video keyframes. */
+async function keyframeTimes(path: string): Promise<number[]> {
+  const { stdout } = await runTool(ffprobePath(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', path]);
+  return stdout.toString().split('\n').filter((l) => l.includes('K')).map((l) => Number(l.split(',')[0])).sort((a, b) => a - b);
+}
+
+describe('remuxDecision', () => {
+  const planned = plannedSessionRenditions({ width: 1280, height: 720 });
+  const facts: RemuxFacts = {
+    codec: 'h264', profile: 'High', pixFmt: 'yuv420p', width: 1280, height: 720, rotation: 0, fps: 30,
+    audioCodec: 'aac', videoKbps: 2500, maxKeyframeGap: 2, startsWithKeyframe: true,
+  };
+  it('copies a source that is a rendition already, and its audio when AAC', () => {
+    expect(remuxDecision(facts, planned)).toEqual({ rendition: '720p', audio: true });
+    expect(remuxDecision({ ...facts, audioCodec: 'mp3' }, planned)).toEqual({ rendition: '720p', audio: false });
+    expect(remuxDecision({ ...facts, audioCodec: null, maxKeyframeGap: 10 }, planned)).toEqual({ rendition: '720p', audio: false });
+    expect(remuxDecision({ ...facts, width: 640, height: 360, videoKbps: 1800 }, plannedSessionRenditions({ width: 640, height: 360 }))).toEqual({ rendition: '360p', audio: true });
+  });
+  it('encodes anything else', () => {
+    const none = { rendition: null, audio: false };
+    expect(remuxDecision({ ...facts, codec: 'hevc' }, planned)).toEqual(none);
+    expect(remuxDecision({ ...facts, pixFmt: 'yuv420p10le', profile: 'High 10' }, planned)).toEqual(none);
+    expect(remuxDecision({ ...facts, profile: 'High 4:2:2' }, planned)).toEqual(none);
+    expect(remuxDecision({ ...facts, width: 1282 }, planned)).toEqual(none); // not a rendition size
+    expect(remuxDecision({ ...facts, rotation: 90 }, planned)).toEqual(none);
+    expect(remuxDecision({ ...facts, fps: 120 }, planned)).toEqual(none);
+    expect(remuxDecision({ ...facts, videoKbps: 7001 }, planned)).toEqual(none); // more than twice the 720p maxrate
+    expect(remuxDecision({ ...facts, maxKeyframeGap: 12 }, planned)).toEqual(none); // seeking would decode too far
+    expect(remuxDecision({ ...facts, startsWithKeyframe: false }, planned)).toEqual(none);
+  });
+});
+
+describe('remuxed renditions', () => {
+  it('copy a fitting source stream bit for bit: same frames when seeking, H.264/AAC faststart MP4; the other renditions are encoded', async () => {
+    const src = sources.landscape;
+    const facts = await remuxFacts(src.path, src.probe);
+    expect(facts).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', audioCodec: 'aac', startsWithKeyframe: true });
+    expect(facts.maxKeyframeGap).toBeLessThanOrEqual(1.01);
+    const keys = await renderSessionMedia({ sessionId: 'sess_remux', input: src.path, probe: src.probe, storage });
+    const r720 = storage.localPath(keys['720p']!);
+    const r360 = storage.localPath(keys['360p']!);
+    expect(await videoBitstreamHash(r720)).toBe(await videoBitstreamHash(src.path));
+    expect(await videoBitstreamHash(r360)).not.toBe(await videoBitstreamHash(src.path));
+    const streams = await probeStreams(r720);
+    expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([['video', 'h264'], ['audio', 'aac']]);
+    const boxes = topLevelBoxes(await readFile(r720));
+    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+    expect(Math.abs((await probeVideo(r720)).durationSeconds - 3)).toBeLessThan(0.15);
+    for (const t of [0.5, 1.7, 2.5]) expect(await frameHashAt(r720, t)).toBe(await frameHashAt(src.path, t));
+    // the encoded rendition keeps 2 s keyframes
+    expect(await keyframeTimes(r360)).toEqual([0, 2]);
+  });
+
+  it('encodes a source whose keyframes are too far apart for seeking', async () => {
+    const path = join(dir, 'sparse-keys.mp4');
+    await makeTestVideo({ path, width: 640, height: 360, seconds: 12, audio: false, gop: 330 });
+    const probe = await probeVideo(path);
+    const facts = await remuxFacts(path, probe);
+    expect(facts.maxKeyframeGap).toBeGreaterThan(10.5);
+    const keys = await renderSessionMedia({ sessionId: 'sess_sparse', input: path, probe, storage });
+    const r360 = storage.localPath(keys['360p']!);
+    expect(await videoBitstreamHash(r360)).not.toBe(await videoBitstreamHash(path));
+    expect(await keyframeTimes(r360)).toEqual([0, 2, 4, 6, 8, 10]);
   });
 });

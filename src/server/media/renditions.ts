@@ -12,6 +12,14 @@ export const SESSION_RENDITIONS = [
   { name: '360p', shortSide: 360, crf: 26, maxrateKbps: 900 },
 ] as const;
 
+/**
+ * A source already in a rendition's shape is copied into it instead of re-encoded (see
+ * `remuxPlan`) when its video bitrate is at most this multiple of the rendition's `maxrate`
+ * and its keyframes are at most `REMUX_MAX_KEYFRAME_GAP` seconds apart (seeking).
+ */
+export const REMUX_MAX_BITRATE_FACTOR = 2;
+export const REMUX_MAX_KEYFRAME_GAP = 10.5;
+
 export type SessionRenditionName = (typeof SESSION_RENDITIONS)[number]['name'];
 
 /** Storage keys of a session's media, the shape of `sessions.video`; null where not produced. */
@@ -50,8 +58,10 @@ export function plannedSessionRenditions(probe: Pick<VideoProbe, 'width' | 'heig
  * poster (`preview`) and H.264/AAC MP4 renditions `1080p`/`720p`/`360p` up to the source's
  * short side. All renditions come out of ONE ffmpeg process that decodes the source once and
  * splits the frames to one encoder per rendition — on 2 cores this costs about a sixth less
- * CPU than one process per rendition, because decoding is paid once. Keys are fixed per
- * session, so a retried step overwrites the same objects.
+ * CPU than one process per rendition, because decoding is paid once. A source that already
+ * is a fitting H.264 stream at a rendition's size is copied into that rendition instead
+ * (`remuxDecision`), in the same process. Keys are fixed per session, so a retried step
+ * overwrites the same objects.
  */
 export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promise<SessionMediaKeys> {
   const storage = opts.storage ?? getMediaStorage();
@@ -63,17 +73,30 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
     const planned = plannedSessionRenditions(probe);
     const fps = Math.min(probe.fps || 30, MAX_OUTPUT_FPS);
     const encodeShare = planned.length ? 0.9 : 0;
+    const remux = planned.length ? await remuxPlan(opts.input, probe, planned, signal) : { rendition: null, audio: false };
+    const encoded = planned.filter((r) => r.name !== remux.rendition);
     if (planned.length) {
-      const chains = planned.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[o${i}]`);
+      const chains = encoded.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[o${i}]`);
       const pre = (probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : '';
-      const graph = `[0:v:0]${pre}split=${planned.length}${planned.map((_, i) => `[s${i}]`).join('')};${chains.join(';')}`;
-      const outputs = planned.flatMap((r, i) => [
+      const graph = encoded.length ? `[0:v:0]${pre}split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join('')};${chains.join(';')}` : null;
+      const outputs = encoded.flatMap((r, i) => [
         '-map', `[o${i}]`,
         ...(probe.hasAudio ? ['-map', '0:a:0'] : []),
         ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps, audio: probe.hasAudio }),
         join(work, `${r.name}.mp4`),
       ]);
-      await runFfmpegWithProgress(['-i', opts.input, '-filter_complex', graph, ...outputs], {
+      // the remuxed rendition is one more output of the same process: the source is read once
+      if (remux.rendition) {
+        outputs.push(
+          '-map', '0:v:0',
+          ...(probe.hasAudio ? ['-map', '0:a:0'] : []),
+          '-c:v', 'copy',
+          ...(probe.hasAudio ? (remux.audio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k', '-ac', '2']) : ['-an']),
+          '-tag:v', 'avc1', '-movflags', '+faststart', '-f', 'mp4',
+          join(work, `${remux.rendition}.mp4`),
+        );
+      }
+      await runFfmpegWithProgress(['-i', opts.input, ...(graph ? ['-filter_complex', graph] : []), ...outputs], {
         signal,
         durationSeconds: probe.durationSeconds,
         onProgress: opts.onProgress && ((f) => opts.onProgress!(f * encodeShare)),
@@ -99,6 +122,99 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
   } finally {
     if (ownWorkDir) await rm(work, { recursive: true, force: true });
   }
+}
+
+/** What `remuxPlan` looks at, from ffprobe. */
+export interface RemuxFacts {
+  codec: string;
+  profile: string;
+  pixFmt: string;
+  width: number;
+  height: number;
+  rotation: number;
+  fps: number;
+  /** Codec of the first audio stream, or null without audio. */
+  audioCodec: string | null;
+  /** Mean video bitrate over the whole file. */
+  videoKbps: number;
+  /** Largest distance between keyframes (and from the last one to the end), seconds. */
+  maxKeyframeGap: number;
+  /** Whether the first video packet is a keyframe. */
+  startsWithKeyframe: boolean;
+}
+
+/**
+ * Which session rendition (if any) can be the source's own video stream copied into an MP4
+ * (`-c:v copy`, faststart) instead of an encode: the source is H.264 in 8-bit 4:2:0 (every
+ * player decodes it), exactly the rendition's size, unrotated, at most 60 fps, at most
+ * twice the rendition's `maxrate`, with keyframes at most 10.5 s apart. Its audio is copied
+ * when it is AAC, else encoded to AAC. Pure: the facts come from `remuxFacts`.
+ */
+export function remuxDecision(
+  facts: RemuxFacts,
+  planned: ReadonlyArray<{ name: SessionRenditionName; width: number; height: number; maxrateKbps: number }>,
+): { rendition: SessionRenditionName | null; audio: boolean } {
+  const none = { rendition: null, audio: false };
+  if (facts.codec !== 'h264' || facts.pixFmt !== 'yuv420p' || facts.rotation !== 0) return none;
+  if (!['Baseline', 'Constrained Baseline', 'Main', 'High'].includes(facts.profile)) return none;
+  if (!(facts.fps > 0 && facts.fps <= MAX_OUTPUT_FPS)) return none;
+  if (!facts.startsWithKeyframe || !(facts.maxKeyframeGap <= REMUX_MAX_KEYFRAME_GAP)) return none;
+  const r = planned.find((p) => p.width === facts.width && p.height === facts.height);
+  if (!r || !(facts.videoKbps > 0 && facts.videoKbps <= REMUX_MAX_BITRATE_FACTOR * r.maxrateKbps)) return none;
+  return { rendition: r.name, audio: facts.audioCodec === 'aac' };
+}
+
+/** Reads what `remuxDecision` needs: stream facts, then the video packets' sizes and keyframe flags (demuxed, not decoded). */
+export async function remuxFacts(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<RemuxFacts> {
+  const { stdout: streamsOut } = await runTool(
+    ffprobePath(),
+    ['-v', 'error', '-print_format', 'json', '-show_entries', 'stream=codec_type,codec_name,profile,pix_fmt,width,height', input],
+    { signal },
+  );
+  const streams = (JSON.parse(streamsOut.toString()) as { streams?: Array<Record<string, string | number>> }).streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video');
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const { stdout } = await runTool(
+    ffprobePath(),
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,size,flags', '-of', 'csv=p=0', input],
+    { signal },
+  );
+  let bytes = 0;
+  let first = true;
+  let startsWithKeyframe = false;
+  const keys: number[] = [];
+  for (const line of stdout.toString().split('\n')) {
+    if (!line) continue;
+    const [pts, size, flags] = line.split(',');
+    bytes += Number(size) || 0;
+    const key = (flags ?? '').includes('K');
+    if (first) startsWithKeyframe = key;
+    first = false;
+    if (key && pts !== 'N/A') keys.push(Number(pts));
+  }
+  keys.sort((a, b) => a - b);
+  let maxGap = keys.length ? Math.max(0, probe.durationSeconds - keys[keys.length - 1]) : Infinity;
+  for (let i = 1; i < keys.length; i++) maxGap = Math.max(maxGap, keys[i] - keys[i - 1]);
+  return {
+    codec: String(video?.codec_name ?? ''),
+    profile: String(video?.profile ?? ''),
+    pixFmt: String(video?.pix_fmt ?? ''),
+    width: probe.width,
+    height: probe.height,
+    rotation: probe.rotation,
+    fps: probe.fps,
+    audioCodec: audio ? String(audio.codec_name ?? '') : null,
+    videoKbps: probe.durationSeconds > 0 ? (bytes * 8) / 1000 / probe.durationSeconds : 0,
+    maxKeyframeGap: maxGap,
+    startsWithKeyframe,
+  };
+}
+
+async function remuxPlan(input: string, probe: VideoProbe, planned: ReturnType<typeof plannedSessionRenditions>, signal?: AbortSignal) {
+  if (probe.codec !== 'h264' || probe.rotation !== 0 || !planned.some((r) => r.width === probe.width && r.height === probe.height)) {
+    return { rendition: null, audio: false };
+  }
+  return remuxDecision(await remuxFacts(input, probe, signal), planned);
 }
 
 /**

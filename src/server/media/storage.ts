@@ -250,24 +250,16 @@ export function presignS3GetUrl(
   return `${endpoint.protocol}//${host}${path}?${canonicalQuery}&X-Amz-Signature=${signature}`;
 }
 
-/** The parts of `@aws-sdk/client-s3` used here, typed locally so the package stays optional. */
-interface S3Sdk {
-  S3Client: new (cfg: Record<string, unknown>) => { send(cmd: unknown): Promise<any> };
-  PutObjectCommand: new (input: Record<string, unknown>) => unknown;
-  GetObjectCommand: new (input: Record<string, unknown>) => unknown;
-  HeadObjectCommand: new (input: Record<string, unknown>) => unknown;
-  ListObjectsV2Command: new (input: Record<string, unknown>) => unknown;
-  DeleteObjectsCommand: new (input: Record<string, unknown>) => unknown;
-}
+type S3Sdk = typeof import('@aws-sdk/client-s3');
 
 /**
  * Media in an S3-compatible bucket. Reads go straight from the bucket to clients through
- * presigned URLs. The SDK (`@aws-sdk/client-s3`) is loaded on first use, so deployments on
- * local disk do not need it installed.
+ * presigned URLs. The SDK (`@aws-sdk/client-s3`, a dependency) is imported on first use:
+ * loading it costs about 0.25 CPU-s and 23 MB, which deployments on local disk never pay.
  */
 export class S3MediaStorage implements MediaStorage {
   readonly kind = 's3' as const;
-  private client?: Promise<{ sdk: S3Sdk; client: { send(cmd: unknown): Promise<any> } }>;
+  private client?: Promise<{ sdk: S3Sdk; client: InstanceType<S3Sdk['S3Client']> }>;
 
   constructor(readonly config: S3StorageConfig) {}
 
@@ -278,18 +270,17 @@ export class S3MediaStorage implements MediaStorage {
 
   private s3() {
     this.client ??= (async () => {
-      const name = '@aws-sdk/client-s3';
-      let sdk: S3Sdk;
-      try {
-        sdk = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ name)) as S3Sdk;
-      } catch {
-        throw new Error('S3 media storage needs the @aws-sdk/client-s3 package: npm install @aws-sdk/client-s3');
-      }
+      const sdk = await import('@aws-sdk/client-s3');
       const client = new sdk.S3Client({
         region: this.config.region,
         endpoint: this.config.endpoint,
         forcePathStyle: this.config.forcePathStyle,
         credentials: { accessKeyId: this.config.accessKeyId, secretAccessKey: this.config.secretAccessKey },
+        // CRC checksums only where the operation requires one (DeleteObjects): the SDK's default
+        // sends streamed uploads as `aws-chunked` with a checksum trailer, which many
+        // S3-compatible servers do not accept; a plain PutObject with Content-Length works everywhere.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
       });
       return { sdk, client };
     })();

@@ -12,6 +12,8 @@ export async function makeTestVideo(opts: {
   seconds: number;
   fps?: number;
   audio: boolean;
+  /** Keyframe interval in frames (default one a second). */
+  gop?: number;
 }): Promise<void> {
   const fps = opts.fps ?? 30;
   const along = opts.width >= opts.height ? 'X/W' : 'Y/H';
@@ -24,7 +26,7 @@ export async function makeTestVideo(opts: {
     '-filter_complex', '[0:v][1:v]overlay=0:0:shortest=1[v]',
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(fps),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
     opts.path,
   ];
