@@ -151,12 +151,13 @@ export function modelPoints(m: CourtModel, step = 0.1): Float64Array {
 
 /**
  * Light, thin ridges (painted lines) in an RGB frame: a pixel brighter by `minContrast` than
- * both neighbours `k` pixels away along a row or along a column, and not strongly coloured.
+ * both neighbours `k` pixels away along a row or along a column, or a little brighter and
+ * clearly less coloured than both (white paint on light wood), and not strongly coloured itself.
  */
 export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, minContrast = 18): Uint8Array {
   const n = width * height;
   const L = new Float32Array(n);
-  const sat = new Uint8Array(n);
+  const sat = new Int16Array(n);
   for (let i = 0; i < n; i++) {
     const r = rgb[3 * i];
     const g = rgb[3 * i + 1];
@@ -165,6 +166,7 @@ export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, 
     sat[i] = Math.max(r, g, b) - Math.min(r, g, b);
   }
   const out = new Uint8Array(n);
+  const weak = minContrast / 2.5;
   for (let y = k; y < height - k; y++) {
     for (let x = k; x < width - k; x++) {
       const i = y * width + x;
@@ -173,6 +175,8 @@ export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, 
       const h = v - Math.max(L[i - k], L[i + k]);
       const vv = v - Math.max(L[i - k * width], L[i + k * width]);
       if (h >= minContrast || vv >= minContrast) out[i] = 1;
+      else if (h >= weak && Math.min(sat[i - k], sat[i + k]) - sat[i] >= 12) out[i] = 1;
+      else if (vv >= weak && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= 12) out[i] = 1;
     }
   }
   return out;
@@ -352,13 +356,13 @@ export function fitCourt(
   const coarse: Array<{ p: Pose; s: number }> = [];
   const deg = Math.PI / 180;
   for (let az = -150; az <= 150; az += 5) {
-    for (const zc of [1.2, 1.6, 2.1, 2.8, 3.6, 4.8, 6.2, 7.8, 9.6]) {
+    for (const zc of [1.2, 1.4, 1.6, 1.8, 2.1, 2.5, 3, 3.6, 4.4, 5.4, 6.6, 8, 9.6]) {
       for (const fov of [40, 47, 55, 63, 72, 84]) {
-        for (const sc of [0.75, 0.9, 1.08, 1.3]) {
+        for (const sc of [0.62, 0.75, 0.9, 1.08, 1.3, 1.6]) {
           const p: Pose = { az: az * deg, zc, fov: fov * deg, scale: sc, roll: 0, du: 0, dv: 0 };
           const cam = cameraFor(p, t);
           if (!cam) continue;
-          const s = scoreCamera(cam, sparse, dist, t, 8 * scale);
+          const s = scoreCamera(cam, sparse, dist, t, 14 * scale);
           coarse.push({ p, s: netScore(s) });
         }
       }
@@ -384,13 +388,13 @@ export function fitCourt(
   for (const start of starts) {
     let cur = { ...start };
     const evalPose = (p: Pose, tol: number) => {
-      if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.6 || p.scale > 1.6) return -1e9;
+      if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2) return -1e9;
       const cam = cameraFor(p, t);
       return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? mid : pts, dist, t, tol)) : -1e9;
     };
-    for (const tol of [6 * scale, 3.5 * scale]) {
+    for (const tol of [10 * scale, 6 * scale, 3.5 * scale]) {
       let curS = evalPose(cur, tol);
-      for (let mult = tol > 5 * scale ? 2 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
+      for (let mult = tol > 8 * scale ? 2 : tol > 5 * scale ? 1 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
         let improved = true;
         let rounds = 0;
         while (improved && rounds++ < 12) {
@@ -482,6 +486,11 @@ export interface Flight3D {
   origin: { x: number; y: number };
   /** RMS misfit of the ballistic model (m). */
   rms: number;
+  /**
+   * Median of the ball's image radius over the radius a 0.24 m ball would have at the
+   * reconstructed depth: ≈ 1 when the camera's scale is right (an independent check of the fit).
+   */
+  sizeRatio: number;
 }
 
 /**
@@ -494,7 +503,7 @@ export interface Flight3D {
  */
 export function reconstructFlight(
   fit: CourtFit,
-  pts: Array<{ frame: number; x: number; y: number }>,
+  pts: Array<{ frame: number; x: number; y: number; r: number }>,
   fps: number,
   timeScale: number,
 ): Flight3D | null {
@@ -510,7 +519,8 @@ export function reconstructFlight(
     const sn = Math.sin(th);
     const along: number[] = [];
     const zs: number[] = [];
-    for (const d of rays) {
+    const sizes: number[] = [];
+    for (const [i, d] of rays.entries()) {
       const nd = -sn * d[0] + c * d[1];
       if (Math.abs(nd) < 1e-6) return null;
       const k = -(-sn * px + c * py) / nd;
@@ -519,11 +529,13 @@ export function reconstructFlight(
       const y = py + k * d[1];
       along.push(x * c + y * sn);
       zs.push(pz + k * d[2]);
+      sizes.push((pts[i].r * k) / (cam.focal * 0.12));
     }
     const zg = zs.map((z, i) => z + 0.5 * gpf * t[i] * t[i]);
     const a = fitLine(t, along);
     const b = fitLine(t, zg);
-    return { th, a, b, rms: Math.hypot(a[2], b[2]) };
+    sizes.sort((x, y) => x - y);
+    return { th, a, b, rms: Math.hypot(a[2], b[2]), size: sizes[sizes.length >> 1] };
   };
   let best: ReturnType<typeof evalBearing> = null;
   const deg = Math.PI / 180;
@@ -551,7 +563,7 @@ export function reconstructFlight(
   // a long extrapolation from a short piece of the descent is a guess
   if (-tRel > t[t.length - 1]) return null;
   const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
-  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms };
+  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: best.size };
 }
 
 /**
@@ -574,8 +586,11 @@ export function locateShot(fit: CourtFit, flight: Flight3D, margin = 0.3): ShotO
 /** Flights that fit the ballistic model worse than this (m RMS) are not placed. */
 export const MAX_FLIGHT_RMS_M = 0.3;
 
+/** Accepted range of the clip's median ball-size ratio (see `Flight3D.sizeRatio`); single flights get 20 % more room. */
+export const SIZE_RATIO_RANGE: [number, number] = [0.8, 1.3];
+
 /** A fit is trusted when this fraction of the visible model lines lies on painted lines… */
-export const MIN_COVERAGE = 0.5;
+export const MIN_COVERAGE = 0.4;
 /** …and at least this many pixels of them (at 640 px wide) do. */
 export const MIN_MATCHED_PX = 120;
 
@@ -605,12 +620,18 @@ export function readCourt(
   return fit;
 }
 
+/** Free-throw rules: from within this distance of the free-throw spot (m; the placed origin is ±1.5 m)… */
+export const FT_SPOT_RADIUS_M = 2;
+/** …with the scene this calm (`calm` ratio), or, without court geometry, calmer than `FT_CALM_ALONE`. */
+export const FT_CALM_AT_SPOT = 0.08;
+export const FT_CALM_ALONE = 0.05;
+
 /**
  * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
  * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
  * before the release, relative to the clip's median; a free throw is taken while everybody waits).
- * A free throw needs a calm scene; with the geometry it must also be taken from the free-throw
- * spot, which allows a less strict calm threshold.
+ * A free throw needs a calm scene; with the geometry it must also be taken from near the
+ * free-throw spot (a calm scene before a corner three or a layup is no free throw).
  */
 export function placeShots(
   actions: ShotAction[],
@@ -620,14 +641,24 @@ export function placeShots(
   fps: number,
   timeScale: number,
 ): void {
+  let flights = shots.map((s) =>
+    court ? reconstructFlight(court, s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame), fps, timeScale) : null,
+  );
+  // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
+  const ratios = flights.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
+  const clipRatio = ratios.length ? ratios[ratios.length >> 1] : 1;
+  if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
+    court = null;
+    flights = flights.map(() => null);
+  }
   shots.forEach((s, i) => {
     const a = actions[i];
-    const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
-    const flight = court ? reconstructFlight(court, pts, fps, timeScale) : null;
-    const loc = court && flight ? locateShot(court, flight) : null;
+    const flight = flights[i];
+    const ok = flight && flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1];
+    const loc = court && ok ? locateShot(court, flight) : null;
     let ft: boolean;
-    if (loc && loc.ftSpotDistance !== null) ft = calm[i] < (loc.ftSpotDistance < 1.2 ? 0.15 : 0.03);
-    else ft = calm[i] < 0.05;
+    if (loc && loc.ftSpotDistance !== null) ft = loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
+    else ft = calm[i] < FT_CALM_ALONE;
     const isThree = ft ? false : (loc?.isThree ?? null);
     a.is_free_throw = ft;
     a.is_three_point = isThree;
