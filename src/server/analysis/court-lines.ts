@@ -551,6 +551,8 @@ export function reconstructFlight(
   }
   // height z(t) = b0 + b1 t − ½ g t²: earliest time at release height on the rise
   const [b0, b1] = best.b;
+  // only seen above the rim next to it: where it came from is not in the track
+  if (b0 > RIM_HEIGHT_M && Math.abs(best.a[0]) < 1.5) return null;
   let tRel = 0;
   if (b0 > RELEASE_HEIGHT_M) {
     const disc = b1 * b1 - 2 * gpf * (RELEASE_HEIGHT_M - b0);
