@@ -4,6 +4,7 @@ import { GRID, type FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { persistentRims, type RimCandidate } from './hoop-appearance';
 import { detectShots, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
+import { placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -94,12 +95,15 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const shots = tagged.map((t) => t.s);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims);
-  const freeThrows = tagged.map((t) => looksLikeFreeThrow(t.s, features, goals[t.k], path, fps));
+  const calm = tagged.map((t) => sceneCalm(t.s, features, goals[t.k], path, fps));
+  const freeThrows = calm.map((c) => c < FREE_THROW_CALM);
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
   assignTeams(players, { solo });
+  const court = target ? readCourt(input.samples.filter((smp) => smp.index < features.length), path, target, width, height) : null;
+  placeShots(shotActions, shots, court, calm, fps, timeScale);
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
   const balls = ballRecords(arcs, path, fps, dims);
@@ -295,6 +299,9 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   return best?.h ?? null;
 }
 
+/** Calm-scene threshold for a free throw when the court geometry is not read (see `sceneCalm`). */
+export const FREE_THROW_CALM = 0.05;
+
 /**
  * A free throw is taken from a standstill while everybody else waits: in the second before the
  * release the scene is much calmer than the clip's typical play. Compares the moving pixels
@@ -307,13 +314,27 @@ export function looksLikeFreeThrow(
   path: CameraPath,
   fps: number,
 ): boolean {
+  return sceneCalm(s, features, hoop, path, fps) < FREE_THROW_CALM;
+}
+
+/**
+ * Moving pixels away from the shooter in the second before the release, relative to the
+ * clip's median per frame (Infinity when it cannot be measured).
+ */
+export function sceneCalm(
+  s: ShotDetection,
+  features: FrameFeatures[],
+  hoop: HoopEstimate,
+  path: CameraPath,
+  fps: number,
+): number {
   const total = features.map((f) => f.motion.reduce((a, v) => a + v, 0));
   const sorted = [...total].sort((a, b) => a - b);
   const median = sorted[sorted.length >> 1] ?? 0;
-  if (median <= 0) return false;
+  if (median <= 0) return Infinity;
   const f0 = Math.max(0, s.releaseFrame - Math.round(1.2 * fps));
   const f1 = Math.max(0, s.releaseFrame - Math.round(0.15 * fps));
-  if (f1 - f0 < fps / 2) return false;
+  if (f1 - f0 < fps / 2) return Infinity;
   const rad = 2.5 * hoop.w;
   let sum = 0;
   for (let f = f0; f < f1; f++) {
@@ -330,7 +351,7 @@ export function looksLikeFreeThrow(
     }
     sum += total[f] - near;
   }
-  return sum / (f1 - f0) < 0.05 * median;
+  return sum / (f1 - f0) / median;
 }
 
 function hoopRecords(

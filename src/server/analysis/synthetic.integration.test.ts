@@ -63,6 +63,9 @@ describe('synthetic clips (one case each)', () => {
         expect(shots[j].made).toBe(truth.attempts[i].made);
         expect(Math.abs(shots[j].rim_t - truth.attempts[i].rim_arrival_s)).toBeLessThan(0.5);
         expect(shots[j].release_t).toBeLessThan(shots[j].rim_t);
+        // 2 or 3 is called only when the court geometry can tell, and then right
+        if (shots[j].is_three_point !== null) expect(shots[j].is_three_point).toBe(truth.attempts[i].is_three_point);
+        for (const v of shots[j].shot_world ?? []) expect(v >= 0 && v <= 1).toBe(true);
       }
       expect(res.hoops.some((h) => h.is_target)).toBe(true);
       const target = res.hoops.find((h) => h.is_target)!;

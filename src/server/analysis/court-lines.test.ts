@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import {
+  backProject,
+  cameraFromPose,
+  COURTS,
+  fitCourt,
+  MIN_COVERAGE,
+  MIN_MATCHED_PX,
+  modelPoints,
+  placeShots,
+  project,
+  reconstructFlight,
+  threePointDistance,
+  locateShot,
+  type CourtCamera,
+  type CourtFit,
+} from './court-lines';
+import type { ShotDetection } from './shots';
+import type { ShotAction } from './types';
+
+const W = 640;
+const H = 360;
+
+/** A camera at `pos` looking at the rim (0, 0, 3.05) with a horizontal field of view in degrees. */
+function lookAtRim(pos: [number, number, number], fovDeg: number): CourtCamera {
+  const dx = -pos[0];
+  const dy = -pos[1];
+  const dz = 3.05 - pos[2];
+  const yaw = Math.atan2(dy, dx);
+  const pitch = -Math.atan2(dz, Math.hypot(dx, dy)) + 0.12;
+  const focal = W / 2 / Math.tan((fovDeg * Math.PI) / 360);
+  return cameraFromPose(pos, yaw, pitch, 0.01, focal, W / 2, H / 2);
+}
+
+/** A floor of light wood with the FIBA half-court lines painted on it as seen by `cam`, plus some light clutter. */
+function renderCourt(cam: CourtCamera, lines = true): Uint8Array {
+  const rgb = new Uint8Array(W * H * 3);
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let i = 0; i < W * H; i++) {
+    const n = (rnd() - 0.5) * 12;
+    rgb[3 * i] = 205 + n;
+    rgb[3 * i + 1] = 160 + n;
+    rgb[3 * i + 2] = 105 + n;
+  }
+  const paint = (u: number, v: number, c: number) => {
+    const x = Math.round(u);
+    const y = Math.round(v);
+    if (x < 0 || y < 0 || x >= W || y >= H) return;
+    rgb.fill(c, 3 * (y * W + x), 3 * (y * W + x) + 3);
+  };
+  if (lines) {
+    const pts = modelPoints(COURTS.fiba, 0.01);
+    for (let i = 0; i < pts.length; i += 2) {
+      const q = project(cam, pts[i], pts[i + 1], 0);
+      if (q.depth <= 0) continue;
+      paint(q.u, q.v, 245);
+      paint(q.u + 0.6, q.v + 0.6, 245);
+    }
+  }
+  // clutter: light boxes (not lines)
+  for (let k = 0; k < 12; k++) {
+    const x0 = Math.floor(rnd() * (W - 40));
+    const y0 = Math.floor(rnd() * (H / 3));
+    for (let y = y0; y < y0 + 12; y++) for (let x = x0; x < x0 + 30; x++) paint(x, y, 235);
+  }
+  return rgb;
+}
+
+function rimOf(cam: CourtCamera) {
+  const c = project(cam, 0, 0, 3.05);
+  const a = project(cam, 0, -0.225, 3.05);
+  const b = project(cam, 0, 0.225, 3.05);
+  return { x: c.u, y: c.v, w: Math.hypot(b.u - a.u, b.v - a.v) };
+}
+
+/** Median floor-position error (m) of the fitted camera over court points the true camera sees. */
+function floorError(truth: CourtCamera, fitted: CourtCamera): number {
+  const errs: number[] = [];
+  for (let x = -1; x <= 9; x++) {
+    for (let y = -7; y <= 7; y++) {
+      const q = project(truth, x, y, 0);
+      if (q.depth <= 0 || q.u < 0 || q.v < 0 || q.u >= W || q.v >= H) continue;
+      const p = backProject(fitted, q.u, q.v, 0);
+      errs.push(p ? Math.hypot(p.x - x, p.y - y) : 99);
+    }
+  }
+  errs.sort((a, b) => a - b);
+  return errs[errs.length >> 1];
+}
+
+/** Image track of a ball thrown from floor point (x, y) at 2.7 m so that it drops into the rim after `frames` at 30 fps. */
+function flightTrack(cam: CourtCamera, x: number, y: number, frames = 33) {
+  const T = frames / 30;
+  const vx = -x / T;
+  const vy = -y / T;
+  const vz = (3.05 - 2.7 + 0.5 * 9.81 * T * T) / T;
+  const pts: Array<{ frame: number; x: number; y: number; r: number }> = [];
+  for (let f = 0; f <= frames; f++) {
+    const t = f / 30;
+    const q = project(cam, x + vx * t, y + vy * t, 2.7 + vz * t - 0.5 * 9.81 * t * t);
+    pts.push({ frame: 100 + f, x: q.u, y: q.v, r: (cam.focal * 0.12) / q.depth });
+  }
+  return pts;
+}
+
+describe('court geometry', () => {
+  it('measures the signed distance from the 3-point line (arc and corner straights)', () => {
+    const m = COURTS.fiba;
+    expect(threePointDistance(m, 7, 0)).toBeCloseTo(0.25, 5);
+    expect(threePointDistance(m, 6.5, 0)).toBeCloseTo(-0.25, 5);
+    expect(threePointDistance(m, 0, 7)).toBeCloseTo(0.4, 5);
+    expect(threePointDistance(m, 0, -6)).toBeCloseTo(-0.6, 5);
+    expect(threePointDistance(m, 4, 4)).toBeLessThan(0);
+    expect(threePointDistance(m, 5, 5)).toBeGreaterThan(0);
+  });
+
+  it('back-projects an image point to the floor point it came from', () => {
+    const cam = lookAtRim([10, 12, 7.5], 55);
+    const q = project(cam, 3.2, -1.7, 0);
+    const p = backProject(cam, q.u, q.v, 0)!;
+    expect(p.x).toBeCloseTo(3.2, 6);
+    expect(p.y).toBeCloseTo(-1.7, 6);
+  });
+
+  it.each([
+    // median floor error allowed (m): a low camera sees the far floor at a grazing angle
+    ['elevated', [10.5, 13, 7.8] as [number, number, number], 56, 0.3],
+    ['corner, low', [9, -8.5, 1.8] as [number, number, number], 60, 0.45],
+  ])('fits the camera to painted lines seen from a %s camera', (_name, pos, fov, maxErr) => {
+    const truth = lookAtRim(pos, fov);
+    const rim = rimOf(truth);
+    // the measured rim width is off by 15 %: the lines correct the scale
+    const fit = fitCourt(renderCourt(truth), W, H, { ...rim, w: rim.w * 1.15 });
+    expect(fit).not.toBeNull();
+    expect(fit!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
+    expect(fit!.matchedPx).toBeGreaterThan(MIN_MATCHED_PX);
+    expect(floorError(truth, fit!.camera)).toBeLessThan(maxErr);
+  });
+
+  it('finds no court on a floor without lines', () => {
+    const truth = lookAtRim([10.5, 13, 7.8], 56);
+    const fit = fitCourt(renderCourt(truth, false), W, H, rimOf(truth));
+    expect(fit === null || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX).toBe(true);
+  });
+});
+
+describe('shot placement', () => {
+  const cam = lookAtRim([10.5, 13, 7.8], 56);
+  const court: CourtFit = { camera: cam, model: COURTS.fiba, coverage: 1, matchedPx: 500 };
+
+  it('reconstructs a flight in court metres: where it was thrown from and the ball size check', () => {
+    const fl = reconstructFlight(court, flightTrack(cam, 6.2, 3.6), 30, 1)!;
+    expect(fl).not.toBeNull();
+    expect(fl.rms).toBeLessThan(0.05);
+    expect(fl.sizeRatio).toBeGreaterThan(0.95);
+    expect(fl.sizeRatio).toBeLessThan(1.05);
+    // thrown from 2.7 m, so the release height (2.6 m) lies a touch behind; the feet 0.25 m further
+    const r = Math.hypot(fl.origin.x, fl.origin.y);
+    expect(r).toBeGreaterThan(Math.hypot(6.2, 3.6));
+    expect(r).toBeLessThan(Math.hypot(6.2, 3.6) + 0.6);
+    expect(Math.atan2(fl.origin.y, fl.origin.x)).toBeCloseTo(Math.atan2(3.6, 6.2), 2);
+  });
+
+  it('calls 3 beyond the arc, 2 inside, and nothing next to the line', () => {
+    const three = locateShot(court, reconstructFlight(court, flightTrack(cam, 6.6, 2.5), 30, 1)!);
+    expect(three.isThree).toBe(true);
+    expect(three.world![1]).toBeGreaterThan((6.6 - COURTS.fiba.baseX) / 14);
+    const two = locateShot(court, reconstructFlight(court, flightTrack(cam, 4.2, -1.5), 30, 1)!);
+    expect(two.isThree).toBe(false);
+    // a flight thrown from 2.7 m at 6.45 m lands its feet within 0.3 m of the 6.75 m line
+    const close = locateShot(court, reconstructFlight(court, flightTrack(cam, 6.45, 0), 30, 1)!);
+    expect(close.isThree).toBeNull();
+  });
+
+  function detection(pts: ReturnType<typeof flightTrack>, made: boolean): ShotDetection {
+    return {
+      arc: { points: pts } as ShotDetection['arc'],
+      releaseFrame: pts[0].frame,
+      rimFrame: pts[pts.length - 1].frame,
+      endFrame: pts[pts.length - 1].frame + 10,
+      releaseX: pts[0].x,
+      releaseY: pts[0].y,
+      made,
+    } as ShotDetection;
+  }
+  function action(): ShotAction {
+    return { is_free_throw: false, is_three_point: null, points: 0, shot_world: null } as ShotAction;
+  }
+
+  it('sets free throws, 3-pointers, points and shot_world on the shot actions', () => {
+    const shots = [
+      detection(flightTrack(cam, COURTS.fiba.ftX + 0.05, 0), true), // free throw
+      detection(flightTrack(cam, 7.2, -2.0), true), // three
+      detection(flightTrack(cam, 7.2, 2.0), true), // calm, but far from the spot: a three
+      detection(flightTrack(cam, 3.5, 2.5), false), // missed two
+    ];
+    const actions = shots.map(action);
+    placeShots(actions, shots, court, [0.01, 0.9, 0.01, 0.5], 30, 1);
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, false, false, false]);
+    expect(actions.map((a) => a.is_three_point)).toEqual([false, true, true, false]);
+    expect(actions.map((a) => a.points)).toEqual([1, 3, 3, 0]);
+    for (const a of actions) expect(a.shot_world).not.toBeNull();
+    expect(actions[1].shot_world![0]).toBeLessThan(0.5);
+    expect(actions[2].shot_world![0]).toBeGreaterThan(0.5);
+  });
+
+  it('without court geometry: 3-pointers unknown, no shot_world, free throws from a calm scene only', () => {
+    const shots = [detection(flightTrack(cam, 7.2, 0), true), detection(flightTrack(cam, 4.5, 0), true)];
+    const actions = shots.map(action);
+    placeShots(actions, shots, null, [0.5, 0.01], 30, 1);
+    expect(actions.map((a) => a.is_three_point)).toEqual([null, false]);
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, true]);
+    expect(actions.map((a) => a.points)).toEqual([2, 1]);
+    expect(actions.every((a) => a.shot_world === null)).toBe(true);
+  });
+
+  it('drops the geometry when the ball sizes contradict the camera', () => {
+    const shots = [detection(flightTrack(cam, 7.2, -2.0), true)];
+    shots[0].arc.points.forEach((p) => (p.r *= 1.8));
+    const actions = shots.map(action);
+    placeShots(actions, shots, court, [0.9], 30, 1);
+    expect(actions[0].is_three_point).toBeNull();
+    expect(actions[0].shot_world).toBeNull();
+  });
+});

@@ -1,0 +1,670 @@
+import type { CameraPath } from './ball-track';
+import type { ShotDetection } from './shots';
+import type { ShotAction } from './types';
+
+/**
+ * Court geometry from the painted floor lines around the target hoop.
+ *
+ * A background frame (per-pixel median of the sampled frames, camera-stabilised, so players
+ * vanish) is searched for thin light ridges: the painted lines. A pinhole camera is then fitted
+ * so that a regulation half court (baseline, sidelines, 3-point line, lane, free-throw line and
+ * circle, centre line and circle) projects onto those ridges, under the constraint that the rim
+ * (0.45 m, 3.05 m up) projects onto the rim found in the image with its measured width: the rim
+ * gives the scale and the position of the basket, the lines give the camera's height, bearing,
+ * field of view and roll. With the camera known, a floor point seen in the image (a shooter's
+ * feet) maps to court metres: 2 or 3 points, the free-throw spot, and the shot-chart position.
+ *
+ * World frame: metres, origin on the floor under the basket centre, x towards centre court,
+ * y across the court, z up.
+ */
+
+/** Regulation lines of one court variant (metres, relative to the basket centre on the floor). */
+export interface CourtModel {
+  name: 'fiba' | 'nba';
+  /** 3-point arc radius. */
+  threeR: number;
+  /** |y| of the straight corner parts of the 3-point line. */
+  cornerY: number;
+  laneHalf: number;
+  /** x of the free-throw line. */
+  ftX: number;
+  halfWidth: number;
+  /** x of the baseline (behind the basket). */
+  baseX: number;
+  /** x of the centre line. */
+  midX: number;
+  circleR: number;
+}
+
+export const RIM_DIAMETER_M = 0.45;
+export const RIM_HEIGHT_M = 3.05;
+const BASKET_FROM_BASELINE = 1.575;
+
+export const COURTS: Record<'fiba' | 'nba', CourtModel> = {
+  fiba: { name: 'fiba', threeR: 6.75, cornerY: 6.6, laneHalf: 2.45, ftX: 5.8 - BASKET_FROM_BASELINE, halfWidth: 7.5, baseX: -BASKET_FROM_BASELINE, midX: 14 - BASKET_FROM_BASELINE, circleR: 1.8 },
+  nba: { name: 'nba', threeR: 7.24, cornerY: 6.71, laneHalf: 2.44, ftX: 5.79 - 1.6, halfWidth: 7.62, baseX: -1.6, midX: 14.325 - 1.6, circleR: 1.83 },
+};
+
+/** A fitted pinhole camera (world → image pixels of the analysis frame, stabilised). */
+export interface CourtCamera {
+  pos: [number, number, number];
+  /** Rows: camera right, down, forward in world coordinates. */
+  rot: number[];
+  focal: number;
+  cx: number;
+  cy: number;
+}
+
+export interface CourtFit {
+  camera: CourtCamera;
+  model: CourtModel;
+  /** Fraction of the visible model line length that lies on a painted line (0–1). */
+  coverage: number;
+  /** Visible model line length on painted lines, in pixels. */
+  matchedPx: number;
+}
+
+/** Camera from a position, yaw (heading from +x towards +y), pitch (positive looks down), roll. */
+export function cameraFromPose(pos: [number, number, number], yaw: number, pitch: number, roll: number, focal: number, cx: number, cy: number): CourtCamera {
+  const fwd = [Math.cos(pitch) * Math.cos(yaw), Math.cos(pitch) * Math.sin(yaw), -Math.sin(pitch)];
+  const right0 = [Math.sin(yaw), -Math.cos(yaw), 0];
+  const down0 = [fwd[1] * right0[2] - fwd[2] * right0[1], fwd[2] * right0[0] - fwd[0] * right0[2], fwd[0] * right0[1] - fwd[1] * right0[0]];
+  const cr = Math.cos(roll);
+  const sr = Math.sin(roll);
+  const right = right0.map((v, i) => v * cr + down0[i] * sr);
+  const down = down0.map((v, i) => down0[i] * cr - right0[i] * sr);
+  return { pos, rot: [...right, ...down, ...fwd], focal, cx, cy };
+}
+
+/** Projects a world point; `depth` ≤ 0 means behind the camera. */
+export function project(c: CourtCamera, x: number, y: number, z: number): { u: number; v: number; depth: number } {
+  const r = c.rot;
+  const dx = x - c.pos[0];
+  const dy = y - c.pos[1];
+  const dz = z - c.pos[2];
+  const px = r[0] * dx + r[1] * dy + r[2] * dz;
+  const py = r[3] * dx + r[4] * dy + r[5] * dz;
+  const pz = r[6] * dx + r[7] * dy + r[8] * dz;
+  const inv = pz > 1e-6 ? c.focal / pz : 0;
+  return { u: c.cx + px * inv, v: c.cy + py * inv, depth: pz };
+}
+
+/** The point at height `z` seen at pixel (u, v), or null when the ray does not reach that height in front of the camera. */
+export function backProject(c: CourtCamera, u: number, v: number, z = 0): { x: number; y: number } | null {
+  const r = c.rot;
+  const a = (u - c.cx) / c.focal;
+  const b = (v - c.cy) / c.focal;
+  const dx = r[0] * a + r[3] * b + r[6];
+  const dy = r[1] * a + r[4] * b + r[7];
+  const dz = r[2] * a + r[5] * b + r[8];
+  if (Math.abs(dz) < 1e-9) return null;
+  const s = (z - c.pos[2]) / dz;
+  if (s <= 0) return null;
+  return { x: c.pos[0] + s * dx, y: c.pos[1] + s * dy };
+}
+
+/**
+ * Signed distance (m) of a floor point from the 3-point line: negative inside the 2-point area,
+ * positive beyond (corner straights at |y| = cornerY up to where they meet the arc, then the arc).
+ */
+export function threePointDistance(m: CourtModel, x: number, y: number): number {
+  const ay = Math.abs(y);
+  const xMeet = Math.sqrt(Math.max(0, m.threeR * m.threeR - m.cornerY * m.cornerY));
+  if (x <= xMeet) {
+    const dCorner = ay - m.cornerY;
+    if (x >= m.baseX) return dCorner;
+    return Math.max(dCorner, x - m.baseX);
+  }
+  return Math.hypot(x, y) - m.threeR;
+}
+
+/** Floor points along every painted line of the model, about `step` metres apart. */
+export function modelPoints(m: CourtModel, step = 0.1): Float64Array {
+  const pts: number[] = [];
+  const seg = (x0: number, y0: number, x1: number, y1: number) => {
+    const n = Math.max(1, Math.round(Math.hypot(x1 - x0, y1 - y0) / step));
+    for (let i = 0; i <= n; i++) pts.push(x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n);
+  };
+  const arc = (cx: number, cy: number, r: number, a0: number, a1: number) => {
+    const n = Math.max(2, Math.round((r * Math.abs(a1 - a0)) / step));
+    for (let i = 0; i <= n; i++) {
+      const a = a0 + ((a1 - a0) * i) / n;
+      pts.push(cx + r * Math.cos(a), cy + r * Math.sin(a));
+    }
+  };
+  const xMeet = Math.sqrt(Math.max(0, m.threeR * m.threeR - m.cornerY * m.cornerY));
+  const aMeet = Math.atan2(m.cornerY, xMeet);
+  seg(m.baseX, -m.halfWidth, m.baseX, m.halfWidth);
+  seg(m.baseX, -m.halfWidth, m.midX, -m.halfWidth);
+  seg(m.baseX, m.halfWidth, m.midX, m.halfWidth);
+  seg(m.midX, -m.halfWidth, m.midX, m.halfWidth);
+  seg(m.baseX, -m.cornerY, xMeet, -m.cornerY);
+  seg(m.baseX, m.cornerY, xMeet, m.cornerY);
+  arc(0, 0, m.threeR, -aMeet, aMeet);
+  seg(m.baseX, -m.laneHalf, m.ftX, -m.laneHalf);
+  seg(m.baseX, m.laneHalf, m.ftX, m.laneHalf);
+  seg(m.ftX, -m.laneHalf, m.ftX, m.laneHalf);
+  arc(m.ftX, 0, m.circleR, -Math.PI / 2, Math.PI / 2);
+  arc(m.midX, 0, m.circleR, Math.PI / 2, (3 * Math.PI) / 2);
+  return Float64Array.from(pts);
+}
+
+/**
+ * Light, thin ridges (painted lines) in an RGB frame: a pixel brighter by `minContrast` than
+ * both neighbours `k` pixels away along a row or along a column, or a little brighter and
+ * clearly less coloured than both (white paint on light wood), and not strongly coloured itself.
+ */
+export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, minContrast = 18): Uint8Array {
+  const n = width * height;
+  const L = new Float32Array(n);
+  const sat = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rgb[3 * i];
+    const g = rgb[3 * i + 1];
+    const b = rgb[3 * i + 2];
+    L[i] = (r + g + b) / 3;
+    sat[i] = Math.max(r, g, b) - Math.min(r, g, b);
+  }
+  const out = new Uint8Array(n);
+  const weak = minContrast / 2.5;
+  for (let y = k; y < height - k; y++) {
+    for (let x = k; x < width - k; x++) {
+      const i = y * width + x;
+      const v = L[i];
+      if (v < 110 || sat[i] > 70) continue;
+      const h = v - Math.max(L[i - k], L[i + k]);
+      const vv = v - Math.max(L[i - k * width], L[i + k * width]);
+      if (h >= minContrast || vv >= minContrast) out[i] = 1;
+      else if (h >= weak && Math.min(sat[i - k], sat[i + k]) - sat[i] >= 12) out[i] = 1;
+      else if (vv >= weak && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= 12) out[i] = 1;
+    }
+  }
+  return out;
+}
+
+/** Chamfer (3-4) distance to the nearest set pixel, in pixels, capped at `cap`. */
+export function distanceMap(mask: Uint8Array, width: number, height: number, cap = 30): Float32Array {
+  const INF = cap * 3;
+  const d = new Float32Array(width * height);
+  for (let i = 0; i < d.length; i++) d[i] = mask[i] ? 0 : INF;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      let v = d[i];
+      if (x > 0) v = Math.min(v, d[i - 1] + 3);
+      if (y > 0) {
+        v = Math.min(v, d[i - width] + 3);
+        if (x > 0) v = Math.min(v, d[i - width - 1] + 4);
+        if (x < width - 1) v = Math.min(v, d[i - width + 1] + 4);
+      }
+      d[i] = v;
+    }
+  }
+  for (let y = height - 1; y >= 0; y--) {
+    for (let x = width - 1; x >= 0; x--) {
+      const i = y * width + x;
+      let v = d[i];
+      if (x < width - 1) v = Math.min(v, d[i + 1] + 3);
+      if (y < height - 1) {
+        v = Math.min(v, d[i + width] + 3);
+        if (x < width - 1) v = Math.min(v, d[i + width + 1] + 4);
+        if (x > 0) v = Math.min(v, d[i + width - 1] + 4);
+      }
+      d[i] = v;
+    }
+  }
+  for (let i = 0; i < d.length; i++) d[i] = Math.min(cap, d[i] / 3);
+  return d;
+}
+
+/**
+ * Per-pixel median of camera-stabilised RGB samples (at most `maxSamples`, spread over the
+ * clip): the scene without the moving players.
+ */
+export function medianBackground(
+  samples: Array<{ rgb: Uint8Array; ox: number; oy: number }>,
+  width: number,
+  height: number,
+  maxSamples = 11,
+): Uint8Array {
+  const pick = samples.length <= maxSamples ? samples : Array.from({ length: maxSamples }, (_, i) => samples[Math.round((i * (samples.length - 1)) / (maxSamples - 1))]);
+  const out = new Uint8Array(width * height * 3);
+  const buf = new Uint8Array(pick.length);
+  const shifts = pick.map((s) => [Math.round(s.ox), Math.round(s.oy)]);
+  const still = shifts.every(([x, y]) => x === 0 && y === 0);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 3; c++) {
+        let n = 0;
+        for (let k = 0; k < pick.length; k++) {
+          let idx: number;
+          if (still) idx = 3 * (y * width + x) + c;
+          else {
+            const sx = x + shifts[k][0];
+            const sy = y + shifts[k][1];
+            if (sx < 0 || sy < 0 || sx >= width || sy >= height) continue;
+            idx = 3 * (sy * width + sx) + c;
+          }
+          // insertion into the sorted prefix
+          const v = pick[k].rgb[idx];
+          let j = n++;
+          while (j > 0 && buf[j - 1] > v) {
+            buf[j] = buf[j - 1];
+            j--;
+          }
+          buf[j] = v;
+        }
+        if (n) out[3 * (y * width + x) + c] = buf[n >> 1];
+      }
+    }
+  }
+  return out;
+}
+
+export interface Pose {
+  az: number;
+  zc: number;
+  fov: number;
+  scale: number;
+  roll: number;
+  du: number;
+  dv: number;
+}
+
+export interface Target {
+  rimX: number;
+  rimY: number;
+  rimW: number;
+  width: number;
+  height: number;
+}
+
+/** Camera at bearing `az` from the basket and height `zc`, its distance set by the rim's image width, turned so the rim lands on its image position. */
+export function cameraFor(p: Pose, t: Target): CourtCamera | null {
+  const focal = t.width / 2 / Math.tan(p.fov / 2);
+  const range = (focal * RIM_DIAMETER_M * p.scale) / t.rimW;
+  const dz = p.zc - RIM_HEIGHT_M;
+  if (range <= Math.abs(dz) + 0.5) return null;
+  const dist = Math.sqrt(range * range - dz * dz);
+  const pos: [number, number, number] = [dist * Math.cos(p.az), dist * Math.sin(p.az), p.zc];
+  let yaw = Math.atan2(-pos[1], -pos[0]);
+  let pitch = -Math.atan2(RIM_HEIGHT_M - p.zc, dist);
+  const ru = t.rimX + p.du;
+  const rv = t.rimY + p.dv;
+  let cam = cameraFromPose(pos, yaw, pitch, p.roll, focal, t.width / 2, t.height / 2);
+  for (let it = 0; it < 6; it++) {
+    const q = project(cam, 0, 0, RIM_HEIGHT_M);
+    if (q.depth <= 0) return null;
+    const eu = q.u - ru;
+    const ev = q.v - rv;
+    if (Math.abs(eu) < 0.05 && Math.abs(ev) < 0.05) break;
+    const c = Math.cos(p.roll);
+    const s = Math.sin(p.roll);
+    yaw -= Math.atan((eu * c + ev * s) / focal);
+    pitch += Math.atan((ev * c - eu * s) / focal);
+    cam = cameraFromPose(pos, yaw, pitch, p.roll, focal, t.width / 2, t.height / 2);
+  }
+  return cam;
+}
+
+/** Weighted line-pixel hits of the projected model (each model point counts its projected length, ≤ 1 px). */
+export function scoreCamera(cam: CourtCamera, pts: Float64Array, dist: Float32Array, t: Target, tol: number): { hit: number; seen: number } {
+  let hit = 0;
+  let seen = 0;
+  const { width, height } = t;
+  const r = cam.rot;
+  for (let i = 0; i < pts.length; i += 2) {
+    const dx = pts[i] - cam.pos[0];
+    const dy = pts[i + 1] - cam.pos[1];
+    const dz = -cam.pos[2];
+    const pz = r[6] * dx + r[7] * dy + r[8] * dz;
+    if (pz < 0.5) continue;
+    const inv = cam.focal / pz;
+    const u = cam.cx + (r[0] * dx + r[1] * dy + r[2] * dz) * inv;
+    const v = cam.cy + (r[3] * dx + r[4] * dy + r[5] * dz) * inv;
+    if (u < 4 || v < 4 || u >= width - 4 || v >= height - 4) continue;
+    const w = Math.min(1, 0.1 * inv);
+    seen += w;
+    const d = dist[(v | 0) * width + (u | 0)];
+    if (d < tol) hit += w * (1 - d / tol);
+  }
+  return { hit, seen };
+}
+
+/** Model length on painted lines minus half the visible model length off them. */
+const netScore = (s: { hit: number; seen: number }) => s.hit - 0.5 * (s.seen - s.hit);
+
+/**
+ * Fits the camera to the painted lines given the target rim (stabilised px, rim width px).
+ * Returns null when the lines do not confirm any camera (no court lines in view, or too few).
+ */
+export function fitCourt(
+  background: Uint8Array,
+  width: number,
+  height: number,
+  rim: { x: number; y: number; w: number },
+): CourtFit | null {
+  if (!(rim.w > 2)) return null;
+  const mask = lineMask(background, width, height);
+  const dist = distanceMap(mask, width, height);
+  const t: Target = { rimX: rim.x, rimY: rim.y, rimW: rim.w, width, height };
+  const scale = width / 640;
+  const fiba = COURTS.fiba;
+  const pts = modelPoints(fiba, 0.1);
+  const sparse = modelPoints(fiba, 0.25);
+  const mid = modelPoints(fiba, 0.18);
+  const coarse: Array<{ p: Pose; s: number }> = [];
+  const deg = Math.PI / 180;
+  for (let az = -150; az <= 150; az += 5) {
+    for (const zc of [1.2, 1.4, 1.6, 1.8, 2.1, 2.5, 3, 3.6, 4.4, 5.4, 6.6, 8, 9.6]) {
+      for (const fov of [40, 47, 55, 63, 72, 84]) {
+        for (const sc of [0.62, 0.75, 0.9, 1.08, 1.3, 1.6]) {
+          const p: Pose = { az: az * deg, zc, fov: fov * deg, scale: sc, roll: 0, du: 0, dv: 0 };
+          const cam = cameraFor(p, t);
+          if (!cam) continue;
+          const s = scoreCamera(cam, sparse, dist, t, 14 * scale);
+          coarse.push({ p, s: netScore(s) });
+        }
+      }
+    }
+  }
+  coarse.sort((a, b) => b.s - a.s);
+  let best: { p: Pose; s: number } | null = null;
+  const steps: Array<[keyof Pose, number]> = [
+    ['az', 2 * deg],
+    ['zc', 0.3],
+    ['fov', 2 * deg],
+    ['scale', 0.04],
+    ['roll', 0.6 * deg],
+    ['du', 1.5 * scale],
+    ['dv', 1.5 * scale],
+  ];
+  const starts: Pose[] = [];
+  for (const c of coarse) {
+    if (starts.length >= 6) break;
+    if (starts.some((p) => Math.abs(p.az - c.p.az) < 10 * deg && Math.abs(p.zc - c.p.zc) < 1 && Math.abs(p.fov - c.p.fov) < 11 * deg)) continue;
+    starts.push(c.p);
+  }
+  for (const start of starts) {
+    let cur = { ...start };
+    const evalPose = (p: Pose, tol: number) => {
+      if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2) return -1e9;
+      const cam = cameraFor(p, t);
+      return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? mid : pts, dist, t, tol)) : -1e9;
+    };
+    for (const tol of [10 * scale, 6 * scale, 3.5 * scale]) {
+      let curS = evalPose(cur, tol);
+      for (let mult = tol > 8 * scale ? 2 : tol > 5 * scale ? 1 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
+        let improved = true;
+        let rounds = 0;
+        while (improved && rounds++ < 12) {
+          improved = false;
+          for (const [k, st] of steps) {
+            for (const sgn of [1, -1]) {
+              const cand = { ...cur, [k]: cur[k] + sgn * st * mult };
+              const s = evalPose(cand, tol);
+              if (s > curS) {
+                cur = cand;
+                curS = s;
+                improved = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    const final = evalPose(cur, 3.5 * scale);
+    if (!best || final > best.s) best = { p: cur, s: final };
+  }
+  if (!best) return null;
+  const cam = cameraFor(best.p, t);
+  if (!cam) return null;
+  // FIBA or NBA lines: keep the one the painted lines follow better
+  let model = fiba;
+  let sc = scoreCamera(cam, pts, dist, t, 3.5 * scale);
+  const nbaPts = modelPoints(COURTS.nba, 0.1);
+  const nba = scoreCamera(cam, nbaPts, dist, t, 3.5 * scale);
+  if (nba.hit > 1.15 * sc.hit) {
+    model = COURTS.nba;
+    sc = nba;
+  }
+  return { camera: cam, model, coverage: sc.seen ? sc.hit / sc.seen : 0, matchedPx: sc.hit };
+}
+
+/** Where a shot was taken from, on the court (null fields when the geometry cannot tell). */
+export interface ShotOnCourt {
+  /** Shooter's feet beyond the 3-point line; null when too close to the line to tell. */
+  isThree: boolean | null;
+  /** Feet position on the normalised half-court diagram [x across, y from the baseline], 0–1. */
+  world: [number, number] | null;
+  /** Metres from the free-throw spot (centre of the free-throw line, just behind it). */
+  ftSpotDistance: number | null;
+  /** Signed distance from the 3-point line (m, positive beyond). */
+  threeDistance: number | null;
+}
+
+/** Diagram size (m): the 15 × 14 m half court of the shot chart, baseline at y = 0. */
+const DIAGRAM = { width: 15, length: 14 };
+
+/** Typical height of the ball at release (m): jump shots ~2.6–2.9, set shots and free throws ~2.3–2.5. */
+export const RELEASE_HEIGHT_M = 2.6;
+/** Horizontal distance of the ball at release in front of the shooter's feet (m). */
+export const BALL_AHEAD_M = 0.25;
+const GRAVITY = 9.81;
+
+/** The ray through pixel (u, v): origin and direction in world coordinates. */
+function rayOf(c: CourtCamera, u: number, v: number): [number, number, number] {
+  const r = c.rot;
+  const a = (u - c.cx) / c.focal;
+  const b = (v - c.cy) / c.focal;
+  return [r[0] * a + r[3] * b + r[6], r[1] * a + r[4] * b + r[7], r[2] * a + r[5] * b + r[8]];
+}
+
+/** Least-squares line y = p0 + p1·t; returns [p0, p1, rms]. */
+function fitLine(t: number[], y: number[]): [number, number, number] {
+  const n = t.length;
+  let st = 0, sy = 0, stt = 0, sty = 0;
+  for (let i = 0; i < n; i++) {
+    st += t[i];
+    sy += y[i];
+    stt += t[i] * t[i];
+    sty += t[i] * y[i];
+  }
+  const den = n * stt - st * st || 1e-9;
+  const p1 = (n * sty - st * sy) / den;
+  const p0 = (sy - p1 * st) / n;
+  let e = 0;
+  for (let i = 0; i < n; i++) e += (y[i] - p0 - p1 * t[i]) ** 2;
+  return [p0, p1, Math.sqrt(e / n)];
+}
+
+/** A shot flight reconstructed in court metres. */
+export interface Flight3D {
+  /** Bearing of the flight's vertical plane through the basket (radians from +x towards +y). */
+  bearing: number;
+  /** Floor point under the ball where it was at release height on the way up (m). */
+  origin: { x: number; y: number };
+  /** RMS misfit of the ballistic model (m). */
+  rms: number;
+  /**
+   * Median of the ball's image radius over the radius a 0.24 m ball would have at the
+   * reconstructed depth: ≈ 1 when the camera's scale is right (an independent check of the fit).
+   */
+  sizeRatio: number;
+}
+
+/**
+ * Reconstructs a shot flight in 3-D with the fitted camera: the ball flies in a vertical plane
+ * through the basket, its horizontal distance changes linearly in time and its height follows
+ * gravity (9.81 m/s², time scaled by the clip's speed-up). Every bearing of the plane turns the
+ * image track into a different (distance, height) curve; the bearing whose curve fits the
+ * ballistic model best is the flight's. The shot was taken from where the ball passed the
+ * release height on the way up (or from the first tracked point when it was already lower).
+ */
+export function reconstructFlight(
+  fit: CourtFit,
+  pts: Array<{ frame: number; x: number; y: number; r: number }>,
+  fps: number,
+  timeScale: number,
+): Flight3D | null {
+  if (pts.length < 6) return null;
+  const cam = fit.camera;
+  const f0 = pts[0].frame;
+  const t = pts.map((p) => p.frame - f0);
+  const rays = pts.map((p) => rayOf(cam, p.x, p.y));
+  const gpf = GRAVITY * (timeScale / fps) ** 2;
+  const [px, py, pz] = cam.pos;
+  const evalBearing = (th: number) => {
+    const c = Math.cos(th);
+    const sn = Math.sin(th);
+    const along: number[] = [];
+    const zs: number[] = [];
+    const sizes: number[] = [];
+    for (const [i, d] of rays.entries()) {
+      const nd = -sn * d[0] + c * d[1];
+      if (Math.abs(nd) < 1e-6) return null;
+      const k = -(-sn * px + c * py) / nd;
+      if (k <= 0) return null;
+      const x = px + k * d[0];
+      const y = py + k * d[1];
+      along.push(x * c + y * sn);
+      zs.push(pz + k * d[2]);
+      sizes.push((pts[i].r * k) / (cam.focal * 0.12));
+    }
+    const zg = zs.map((z, i) => z + 0.5 * gpf * t[i] * t[i]);
+    const a = fitLine(t, along);
+    const b = fitLine(t, zg);
+    sizes.sort((x, y) => x - y);
+    return { th, a, b, rms: Math.hypot(a[2], b[2]), size: sizes[sizes.length >> 1] };
+  };
+  let best: ReturnType<typeof evalBearing> = null;
+  const deg = Math.PI / 180;
+  for (let th = -95; th <= 95; th += 1) {
+    const e = evalBearing(th * deg);
+    if (e && (!best || e.rms < best.rms)) best = e;
+  }
+  if (!best) return null;
+  const th0 = best.th;
+  for (let k = -10; k <= 10; k++) {
+    const e = evalBearing(th0 + k * 0.1 * deg);
+    if (e && e.rms < best.rms) best = e;
+  }
+  // height z(t) = b0 + b1 t − ½ g t²: earliest time at release height on the rise
+  const [b0, b1] = best.b;
+  // only seen above the rim next to it: where it came from is not in the track
+  if (b0 > RIM_HEIGHT_M && Math.abs(best.a[0]) < 1.5) return null;
+  let tRel = 0;
+  if (b0 > RELEASE_HEIGHT_M) {
+    const disc = b1 * b1 - 2 * gpf * (RELEASE_HEIGHT_M - b0);
+    const root = disc >= 0 ? (b1 - Math.sqrt(disc)) / gpf : NaN;
+    // first seen well above the hands and the release cannot be reached within a shot's flight time: unknown origin
+    if (!(root <= 0 && root > -(1.6 * fps) / timeScale)) {
+      if (b0 > RELEASE_HEIGHT_M + 0.6) return null;
+    } else tRel = root;
+  }
+  // a long extrapolation from a short piece of the descent is a guess
+  if (-tRel > t[t.length - 1]) return null;
+  const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
+  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: best.size };
+}
+
+/**
+ * Places a shot on the court from its reconstructed flight. The 3-point call is made only when
+ * the origin is at least `margin` metres (plus the flight's misfit) from the line.
+ */
+export function locateShot(fit: CourtFit, flight: Flight3D, margin = 0.3): ShotOnCourt {
+  const none: ShotOnCourt = { isThree: null, world: null, ftSpotDistance: null, threeDistance: null };
+  const m = fit.model;
+  const o = flight.origin;
+  if (Math.hypot(o.x, o.y) > 16 || flight.rms > MAX_FLIGHT_RMS_M) return none;
+  const d = threePointDistance(m, o.x, o.y);
+  const need = margin + flight.rms;
+  const isThree = d > need ? true : d < -need ? false : null;
+  const clamp = (v: number) => Math.max(0, Math.min(1, v));
+  const world: [number, number] = [clamp((DIAGRAM.width / 2 + o.y) / DIAGRAM.width), clamp((o.x - m.baseX) / DIAGRAM.length)];
+  return { isThree, world, ftSpotDistance: Math.hypot(o.x - (m.ftX + 0.3), o.y), threeDistance: d };
+}
+
+/** Flights that fit the ballistic model worse than this (m RMS) are not placed. */
+export const MAX_FLIGHT_RMS_M = 0.3;
+
+/** Accepted range of the clip's median ball-size ratio (see `Flight3D.sizeRatio`); single flights get 20 % more room. */
+export const SIZE_RATIO_RANGE: [number, number] = [0.8, 1.3];
+
+/** A fit is trusted when this fraction of the visible model lines lies on painted lines… */
+export const MIN_COVERAGE = 0.4;
+/** …and at least this many pixels of them (at 640 px wide) do. */
+export const MIN_MATCHED_PX = 120;
+
+/**
+ * Reads the court around the target rim from the sampled frames (stabilised by the camera path).
+ * Null when the camera moves (the stabilised background would smear) or the lines do not
+ * confirm a camera.
+ */
+export function readCourt(
+  samples: Array<{ index: number; rgb: Uint8Array }>,
+  path: CameraPath,
+  rim: { x: number; y: number; w: number },
+  width: number,
+  height: number,
+): CourtFit | null {
+  if (samples.length < 3) return null;
+  const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
+  const spread = Math.max(...offs.map((o) => Math.hypot(o[0] - offs[0][0], o[1] - offs[0][1])));
+  if (spread > 0.03 * width) return null;
+  const bg = medianBackground(
+    samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
+    width,
+    height,
+  );
+  const fit = fitCourt(bg, width, height, rim);
+  if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
+  return fit;
+}
+
+/** Free-throw rules: from within this distance of the free-throw spot (m; the placed origin is ±1.5 m)… */
+export const FT_SPOT_RADIUS_M = 2;
+/** …with the scene this calm (`calm` ratio), or, without court geometry, calmer than `FT_CALM_ALONE`. */
+export const FT_CALM_AT_SPOT = 0.08;
+export const FT_CALM_ALONE = 0.05;
+
+/**
+ * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
+ * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
+ * before the release, relative to the clip's median; a free throw is taken while everybody waits).
+ * A free throw needs a calm scene; with the geometry it must also be taken from near the
+ * free-throw spot (a calm scene before a corner three or a layup is no free throw).
+ */
+export function placeShots(
+  actions: ShotAction[],
+  shots: ShotDetection[],
+  court: CourtFit | null,
+  calm: number[],
+  fps: number,
+  timeScale: number,
+): void {
+  let flights = shots.map((s) =>
+    court ? reconstructFlight(court, s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame), fps, timeScale) : null,
+  );
+  // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
+  const ratios = flights.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
+  const clipRatio = ratios.length ? ratios[ratios.length >> 1] : 1;
+  if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
+    court = null;
+    flights = flights.map(() => null);
+  }
+  shots.forEach((s, i) => {
+    const a = actions[i];
+    const flight = flights[i];
+    const ok = flight && flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1];
+    const loc = court && ok ? locateShot(court, flight) : null;
+    let ft: boolean;
+    if (loc && loc.ftSpotDistance !== null) ft = loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
+    else ft = calm[i] < FT_CALM_ALONE;
+    const isThree = ft ? false : (loc?.isThree ?? null);
+    a.is_free_throw = ft;
+    a.is_three_point = isThree;
+    a.points = s.made ? (ft ? 1 : isThree ? 3 : 2) : 0;
+    a.shot_world = loc?.world ? [Math.round(loc.world[0] * 1e4) / 1e4, Math.round(loc.world[1] * 1e4) / 1e4] : null;
+  });
+}
