@@ -17,7 +17,8 @@ export interface ExtractResult {
   timing: { decodeWaitMs: number; totalMs: number };
 }
 
-const RUN = 12;
+/** Frames per worker task: longer runs repeat less context work (2 frames per run). */
+const RUN = 24;
 
 /**
  * Streams a video through ffmpeg and the worker pool: frames are grouped into runs of
@@ -50,10 +51,16 @@ export async function extractFeatures(
   let waitMs = 0;
   let done = 0;
 
-  const dispatch = (frames: Uint8Array[], firstIndex: number) => {
+  /**
+   * Hands a run to a worker. Frames the next run does not need (all but the last `keep`) are
+   * transferred, not copied: the worker owns them afterwards.
+   */
+  const dispatch = (frames: Uint8Array[], firstIndex: number, keep: number) => {
     const slot = runNo++;
+    const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
+    const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
     const p = pool
-      .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex })
+      .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
       .then((r) => {
         results[slot] = r;
         done += r.length;
@@ -68,7 +75,8 @@ export async function extractFeatures(
     geo,
     async (rgb, index) => {
       if (index % sampleStep === 0) {
-        samples.push({ index, t: index / geo.fps, rgb });
+        // A copy: the frame itself is transferred to a worker.
+        samples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
       }
       if (window.length === 0) {
         window = [rgb, rgb];
@@ -77,7 +85,7 @@ export async function extractFeatures(
       }
       window.push(rgb);
       if (window.length === RUN + 2) {
-        dispatch(window, windowStart);
+        dispatch(window, windowStart, 2);
         const last2 = window.slice(-2);
         window = last2;
         windowStart = index;
@@ -92,7 +100,7 @@ export async function extractFeatures(
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);
-    dispatch(window, windowStart);
+    dispatch(window, windowStart, 0);
   }
   await Promise.all(inflight);
   const features = results.flat();
