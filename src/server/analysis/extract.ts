@@ -1,6 +1,6 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
-import type { FrameFeatures } from './frame-features';
+import { packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { WorkerPool } from './pool';
 
 /** A full analysis frame kept for the hoop locator and player colour sampling. */
@@ -11,7 +11,10 @@ export interface SampledFrame {
 }
 
 export interface ExtractResult {
-  features: FrameFeatures[];
+  /** Per-frame features as the workers return them (pass these on to another worker). */
+  packed: PackedFeatures[];
+  /** The same, unpacked (computed on first access, on the calling thread). */
+  readonly features: FrameFeatures[];
   samples: SampledFrame[];
   frameCount: number;
   timing: { decodeWaitMs: number; totalMs: number };
@@ -42,7 +45,7 @@ export async function extractFeatures(
   const maxSamples = opts.maxSamples ?? 24;
   const expected = Math.max(1, Math.round(opts.durationSeconds * geo.fps));
   const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
-  const results: FrameFeatures[][] = [];
+  const results: PackedFeatures[] = [];
   const samples: SampledFrame[] = [];
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
@@ -60,10 +63,10 @@ export async function extractFeatures(
     const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
     const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
     const p = pool
-      .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
+      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
       .then((r) => {
         results[slot] = r;
-        done += r.length;
+        done += packedLength(r);
         opts.onProgress?.(Math.min(1, done / expected));
       });
     const tracked = p.finally(() => inflight.delete(tracked));
@@ -103,9 +106,17 @@ export async function extractFeatures(
     dispatch(window, windowStart, 0);
   }
   await Promise.all(inflight);
-  const features = results.flat();
   while (samples.length > maxSamples) {
     for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
   }
-  return { features, samples, frameCount, timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 } };
+  let unpacked: FrameFeatures[] | null = null;
+  return {
+    packed: results,
+    get features() {
+      return (unpacked ??= unpackFeatures(results));
+    },
+    samples,
+    frameCount,
+    timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 },
+  };
 }

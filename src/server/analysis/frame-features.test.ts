@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { computeRun, estimateShift, extractBlobs, isBallColour, makeScratch, motionMask, smallGray, GRID } from './frame-features';
+import {
+  computeRun,
+  estimateShift,
+  extractBlobs,
+  isBallColour,
+  makeScratch,
+  motionMask,
+  packFeatures,
+  packedLength,
+  smallGray,
+  unpackFeatures,
+  GRID,
+} from './frame-features';
 
 const W = 160;
 const H = 96;
@@ -165,5 +177,20 @@ describe('motion blobs', () => {
       expect(f.dx).toBe(2);
       expect(f.blobs.filter((b) => b.area > 30)).toHaveLength(0);
     }
+  });
+});
+
+describe('packed features', () => {
+  it('unpack(pack(features)) restores every value exactly', () => {
+    const orange: [number, number, number] = [220, 110, 40];
+    const frames = [0, 1, 2, 3, 4, 5].map((i) =>
+      frame([0, 0, 0], (x, y) => disc(30 + 12 * i, 50 - 3 * i, 6, orange)(x, y) ?? texture(x - i, y)),
+    );
+    const feats = computeRun(frames, W, H, 10, makeScratch(W, H));
+    expect(feats.reduce((n, f) => n + f.blobs.length, 0)).toBeGreaterThan(0);
+    const half = feats.length >> 1;
+    const runs = [packFeatures(feats.slice(0, half)), packFeatures(feats.slice(half))];
+    expect(runs.map(packedLength)).toEqual([half, feats.length - half]);
+    expect(unpackFeatures(runs)).toEqual(feats);
   });
 });

@@ -498,3 +498,114 @@ export function computeRun(
   }
   return out;
 }
+
+/**
+ * The features of consecutive frames packed into three typed arrays. Worker results cross
+ * threads as transferred buffers instead of structured clones of ~60 blob objects per frame
+ * (which cost more than computing them); {@link unpackFeatures} restores the exact objects.
+ */
+export interface PackedFeatures {
+  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH. */
+  frames: Float64Array;
+  /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
+  blobs: Float64Array;
+  /** The frames' motion grids, concatenated. */
+  motion: Uint16Array;
+}
+
+const FRAME_FIELDS = 7;
+const BLOB_FIELDS = 15;
+
+/** Packs features (see {@link PackedFeatures}); the buffers can be transferred. */
+export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
+  let nb = 0;
+  let nm = 0;
+  for (const f of feats) {
+    nb += f.blobs.length;
+    nm += f.motion.length;
+  }
+  const frames = new Float64Array(feats.length * FRAME_FIELDS);
+  const blobs = new Float64Array(nb * BLOB_FIELDS);
+  const motion = new Uint16Array(nm);
+  let p = 0;
+  let q = 0;
+  let m = 0;
+  for (const f of feats) {
+    frames[p++] = f.index;
+    frames[p++] = f.dx;
+    frames[p++] = f.dy;
+    frames[p++] = f.shiftResidual;
+    frames[p++] = f.blobs.length;
+    frames[p++] = f.gridW;
+    frames[p++] = f.gridH;
+    for (const b of f.blobs) {
+      blobs[q++] = b.x;
+      blobs[q++] = b.y;
+      blobs[q++] = b.area;
+      blobs[q++] = b.x0;
+      blobs[q++] = b.y0;
+      blobs[q++] = b.x1;
+      blobs[q++] = b.y1;
+      blobs[q++] = b.ballColour;
+      blobs[q++] = b.skin;
+      blobs[q++] = b.r;
+      blobs[q++] = b.g;
+      blobs[q++] = b.b;
+      blobs[q++] = b.tr;
+      blobs[q++] = b.tg;
+      blobs[q++] = b.tb;
+    }
+    motion.set(f.motion, m);
+    m += f.motion.length;
+  }
+  return { frames, blobs, motion };
+}
+
+/** Number of frames in packed features. */
+export const packedLength = (p: PackedFeatures) => p.frames.length / FRAME_FIELDS;
+
+/** Restores the features of one or more packed runs, in order (exact values). */
+export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
+  const out: FrameFeatures[] = [];
+  for (const { frames, blobs, motion } of runs) {
+    let q = 0;
+    let m = 0;
+    for (let p = 0; p < frames.length; p += FRAME_FIELDS) {
+      const nb = frames[p + 4];
+      const gridW = frames[p + 5];
+      const gridH = frames[p + 6];
+      const list: MotionBlob[] = new Array(nb);
+      for (let k = 0; k < nb; k++, q += BLOB_FIELDS) {
+        list[k] = {
+          x: blobs[q],
+          y: blobs[q + 1],
+          area: blobs[q + 2],
+          x0: blobs[q + 3],
+          y0: blobs[q + 4],
+          x1: blobs[q + 5],
+          y1: blobs[q + 6],
+          ballColour: blobs[q + 7],
+          skin: blobs[q + 8],
+          r: blobs[q + 9],
+          g: blobs[q + 10],
+          b: blobs[q + 11],
+          tr: blobs[q + 12],
+          tg: blobs[q + 13],
+          tb: blobs[q + 14],
+        };
+      }
+      out.push({
+        index: frames[p],
+        dx: frames[p + 1],
+        dy: frames[p + 2],
+        shiftResidual: frames[p + 3],
+        blobs: list,
+        motion: motion.slice(m, m + gridW * gridH),
+        gridW,
+        gridH,
+      });
+      m += gridW * gridH;
+    }
+  }
+  return out;
+}
