@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
@@ -15,14 +15,42 @@ interface Row {
   duration: number;
   wallS: number;
   decodeS: number;
+  /** CPU seconds of the analysis: this process (all threads) plus its ffmpeg/ffprobe children. */
+  cpuS: number;
+  /** CPU seconds of the bare decode. */
+  decodeCpuS: number;
   analysisRes: string;
 }
 
-/** Wall time of a bare `ffmpeg -i X -f null -` decode: the floor any analysis of the file pays. */
-async function bareDecodeSeconds(file: string): Promise<number> {
+/**
+ * CPU seconds used so far by this process (all threads) and by its finished children (Linux
+ * `/proc/self/stat` cutime + cstime, in USER_HZ = 1/100 s; NaN for the children elsewhere).
+ * The machine is shared, so these are steadier than wall-clock figures.
+ */
+function cpuSeconds(): { self: number; children: number } {
+  const u = process.cpuUsage();
+  let children = NaN;
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    // not Linux: children unknown
+  }
+  return { self: (u.user + u.system) / 1e6, children };
+}
+
+const cpuSince = (a: { self: number; children: number }) => {
+  const b = cpuSeconds();
+  return b.self - a.self + (b.children - a.children);
+};
+
+/** Wall and CPU time of a bare `ffmpeg -i X -f null -` decode: the floor any analysis of the file pays. */
+async function bareDecode(file: string): Promise<{ wallS: number; cpuS: number }> {
   const t0 = performance.now();
+  const c0 = cpuSeconds();
   await runTool(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-f', 'null', '-']);
-  return (performance.now() - t0) / 1000;
+  return { wallS: (performance.now() - t0) / 1000, cpuS: cpuSince(c0) };
 }
 
 async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c: GroundTruthClip) => boolean): Promise<void> {
@@ -35,9 +63,11 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
       continue;
     }
     const t0 = performance.now();
+    const c0 = cpuSeconds();
     const res = await analyseVideo(file, {});
+    const cpuS = cpuSince(c0);
     const wallS = (performance.now() - t0) / 1000;
-    const decodeS = await bareDecodeSeconds(file);
+    const bare = await bareDecode(file);
     const score = scoreClip(clip, res);
     const row: Row = {
       set,
@@ -45,7 +75,9 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
       score,
       duration: res.video.durationSeconds,
       wallS,
-      decodeS,
+      decodeS: bare.wallS,
+      cpuS,
+      decodeCpuS: bare.cpuS,
       analysisRes: res.stats ? `${res.stats.analysisWidth}x${res.stats.analysisHeight}@${Math.round(res.stats.analysisFps)}` : '',
     };
     rows.push(row);
@@ -70,6 +102,8 @@ function header(): void {
       'team',
       'xRT ',
       'xDecode',
+      'cpu/s',
+      'xDecCPU',
       'analysis',
     ].join('  '),
   );
@@ -91,6 +125,8 @@ function printRow(r: Row): void {
       pct(s.teamCorrect, s.teamLabelled).padStart(4),
       (r.duration / r.wallS).toFixed(1).padStart(4),
       (r.wallS / r.decodeS).toFixed(2).padStart(7),
+      (r.cpuS / r.duration).toFixed(3).padStart(5),
+      (r.cpuS / r.decodeCpuS).toFixed(2).padStart(7),
       r.analysisRes,
     ].join('  '),
   );
@@ -103,6 +139,8 @@ function total(set: string, rows: Row[]): void {
   const dur = rs.reduce((a, r) => a + r.duration, 0);
   const wall = rs.reduce((a, r) => a + r.wallS, 0);
   const dec = rs.reduce((a, r) => a + r.decodeS, 0);
+  const cpu = rs.reduce((a, r) => a + r.cpuS, 0);
+  const decCpu = rs.reduce((a, r) => a + r.decodeCpuS, 0);
   console.log(
     [
       set.padEnd(6),
@@ -117,6 +155,8 @@ function total(set: string, rows: Row[]): void {
       pct(sum((s) => s.teamCorrect), sum((s) => s.teamLabelled)).padStart(4),
       (dur / wall).toFixed(1).padStart(4),
       (wall / dec).toFixed(2).padStart(7),
+      (cpu / dur).toFixed(3).padStart(5),
+      (cpu / decCpu).toFixed(2).padStart(7),
     ].join('  '),
   );
 }
@@ -137,7 +177,9 @@ async function main(): Promise<void> {
   if (folders.length === 0) folders.push(join(repoRoot, '../shared/footage'));
   const rows: Row[] = [];
   console.log('bench:analysis — shot recall/precision (rim-arrival match ≤ 1.0 s, one-to-one), made/missed accuracy on matched shots,');
-  console.log('points accuracy where labelled, scorer-team accuracy (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode.\n');
+  console.log('points accuracy where labelled, scorer-team accuracy (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode');
+  console.log('(xDecode: wall time ratio; cpu/s: CPU seconds of the analysis per video second, this process with its threads and ffmpeg;');
+  console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine).\n');
   header();
   if (!noSynth) {
     const synth = await syntheticFolder().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
-import type { FrameFeatures } from './frame-features';
+import { packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { WorkerPool } from './pool';
 
 /** A full analysis frame kept for the hoop locator and player colour sampling. */
@@ -11,13 +11,17 @@ export interface SampledFrame {
 }
 
 export interface ExtractResult {
-  features: FrameFeatures[];
+  /** Per-frame features as the workers return them (pass these on to another worker). */
+  packed: PackedFeatures[];
+  /** The same, unpacked (computed on first access, on the calling thread). */
+  readonly features: FrameFeatures[];
   samples: SampledFrame[];
   frameCount: number;
   timing: { decodeWaitMs: number; totalMs: number };
 }
 
-const RUN = 12;
+/** Frames per worker task: longer runs repeat less context work (2 frames per run). */
+const RUN = 24;
 
 /**
  * Streams a video through ffmpeg and the worker pool: frames are grouped into runs of
@@ -41,7 +45,7 @@ export async function extractFeatures(
   const maxSamples = opts.maxSamples ?? 24;
   const expected = Math.max(1, Math.round(opts.durationSeconds * geo.fps));
   const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
-  const results: FrameFeatures[][] = [];
+  const results: PackedFeatures[] = [];
   const samples: SampledFrame[] = [];
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
@@ -50,13 +54,19 @@ export async function extractFeatures(
   let waitMs = 0;
   let done = 0;
 
-  const dispatch = (frames: Uint8Array[], firstIndex: number) => {
+  /**
+   * Hands a run to a worker. Frames the next run does not need (all but the last `keep`) are
+   * transferred, not copied: the worker owns them afterwards.
+   */
+  const dispatch = (frames: Uint8Array[], firstIndex: number, keep: number) => {
     const slot = runNo++;
+    const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
+    const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
     const p = pool
-      .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex })
+      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
       .then((r) => {
         results[slot] = r;
-        done += r.length;
+        done += packedLength(r);
         opts.onProgress?.(Math.min(1, done / expected));
       });
     const tracked = p.finally(() => inflight.delete(tracked));
@@ -68,7 +78,8 @@ export async function extractFeatures(
     geo,
     async (rgb, index) => {
       if (index % sampleStep === 0) {
-        samples.push({ index, t: index / geo.fps, rgb });
+        // A copy: the frame itself is transferred to a worker.
+        samples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
       }
       if (window.length === 0) {
         window = [rgb, rgb];
@@ -77,7 +88,7 @@ export async function extractFeatures(
       }
       window.push(rgb);
       if (window.length === RUN + 2) {
-        dispatch(window, windowStart);
+        dispatch(window, windowStart, 2);
         const last2 = window.slice(-2);
         window = last2;
         windowStart = index;
@@ -92,12 +103,20 @@ export async function extractFeatures(
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);
-    dispatch(window, windowStart);
+    dispatch(window, windowStart, 0);
   }
   await Promise.all(inflight);
-  const features = results.flat();
   while (samples.length > maxSamples) {
     for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
   }
-  return { features, samples, frameCount, timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 } };
+  let unpacked: FrameFeatures[] | null = null;
+  return {
+    packed: results,
+    get features() {
+      return (unpacked ??= unpackFeatures(results));
+    },
+    samples,
+    frameCount,
+    timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 },
+  };
 }

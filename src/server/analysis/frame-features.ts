@@ -61,51 +61,84 @@ export function smallGray(rgb: Uint8Array, width: number, height: number): Small
   const w = Math.floor(width / SMALL);
   const h = Math.floor(height / SMALL);
   const data = new Float32Array(w * h);
+  const row2 = 2 * width * 3;
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let yy = 0; yy < SMALL; yy += 2) {
-        let p = ((y * SMALL + yy) * width + x * SMALL) * 3;
-        for (let xx = 0; xx < SMALL; xx += 2, p += 6) s += rgb[p] + rgb[p + 1] + rgb[p + 2];
-      }
-      data[y * w + x] = s / 4;
+    let p = y * SMALL * width * 3;
+    const o = y * w;
+    // Pixels (0,0), (2,0), (0,2), (2,2) of each 4×4 block.
+    for (let x = 0; x < w; x++, p += SMALL * 3) {
+      const q = p + row2;
+      const s =
+        rgb[p] + rgb[p + 1] + rgb[p + 2] + rgb[p + 6] + rgb[p + 7] + rgb[p + 8] +
+        (rgb[q] + rgb[q + 1] + rgb[q + 2] + rgb[q + 6] + rgb[q + 7] + rgb[q + 8]);
+      data[o + x] = s / 4;
     }
   }
   return { data, w, h };
 }
 
-function smallSad(a: SmallGray, b: SmallGray, dx: number, dy: number): number {
+/**
+ * Sums stop early once they certainly exceed `limit` × count: the caller only asks "is it
+ * below the best so far". The margin keeps the decision exact despite rounding of the product.
+ */
+const stopAt = (limit: number, n: number) => limit * n + 1e-6 * n;
+
+/**
+ * Mean absolute difference of the small grey images at one shift. With `limit`, returns
+ * Infinity as soon as the mean is certain to exceed `limit` (the exact mean otherwise).
+ */
+function smallSad(a: SmallGray, b: SmallGray, dx: number, dy: number, limit = Infinity): number {
   const m = 3;
+  const ys = m + Math.max(0, dy);
+  const ye = a.h - m + Math.min(0, dy);
+  const xs = m + Math.max(0, dx);
+  const xe = a.w - m + Math.min(0, dx);
+  const n = ye > ys && xe > xs ? (ye - ys) * ((xe - xs + 1) >> 1) : 0;
+  if (!n) return Infinity;
+  const stop = stopAt(limit, n);
+  const ad = a.data;
+  const bd = b.data;
   let s = 0;
-  let n = 0;
-  for (let y = m + Math.max(0, dy); y < a.h - m + Math.min(0, dy); y += 1) {
+  for (let y = ys; y < ye; y++) {
     const rowB = y * b.w;
-    const rowA = (y - dy) * a.w;
-    for (let x = m + Math.max(0, dx); x < a.w - m + Math.min(0, dx); x += 2) {
-      s += Math.abs(b.data[rowB + x] - a.data[rowA + x - dx]);
-      n++;
-    }
+    const rowA = (y - dy) * a.w - dx;
+    for (let x = xs; x < xe; x += 2) s += Math.abs(bd[rowB + x] - ad[rowA + x]);
+    if (s > stop) return Infinity;
   }
-  return n ? s / n : Infinity;
+  return s / n;
 }
 
-function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number): number {
+/** First value of `start + k·step` (k ≥ 0) that is ≥ `lo`. */
+function firstOnGrid(start: number, step: number, lo: number): number {
+  return lo <= start ? start : start + Math.ceil((lo - start) / step) * step;
+}
+
+/**
+ * Mean absolute RGB difference on a sparse grid (every 6th pixel, 16 px margin) between `cur`
+ * and `prev` shifted by (dx, dy), over the grid points whose shifted position is inside the
+ * frame. `limit` as in {@link smallSad}.
+ */
+function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number, limit = Infinity): number {
   const m = 16;
+  const step = 6;
+  const ys = firstOnGrid(m, step, dy);
+  const ye = Math.min(height - m, height + dy);
+  const xs = firstOnGrid(m, step, dx);
+  const xe = Math.min(width - m, width + dx);
+  const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
+  if (!n) return Infinity;
+  const stop = stopAt(limit, n);
+  const off = (dy * width + dx) * 3;
   let s = 0;
-  let n = 0;
-  for (let y = m; y < height - m; y += 6) {
-    const py = y - dy;
-    if (py < 0 || py >= height) continue;
-    for (let x = m; x < width - m; x += 6) {
-      const px = x - dx;
-      if (px < 0 || px >= width) continue;
-      const a = (y * width + x) * 3;
-      const b = (py * width + px) * 3;
+  for (let y = ys; y < ye; y += step) {
+    const end = (y * width + xe) * 3;
+    for (let a = (y * width + xs) * 3; a < end; a += step * 3) {
+      const b = a - off;
       s += Math.abs(cur[a] - prev[b]) + Math.abs(cur[a + 1] - prev[b + 1]) + Math.abs(cur[a + 2] - prev[b + 2]);
-      n++;
     }
+    if (s > stop) return Infinity;
   }
-  return n ? s / n : Infinity;
+  return s / n;
 }
 
 /**
@@ -131,7 +164,7 @@ export function estimateShift(
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         if (!dx && !dy) continue;
-        const v = smallSad(sPrev, sCur, cx + dx, cy + dy);
+        const v = smallSad(sPrev, sCur, cx + dx, cy + dy, bv);
         if (v < bv) {
           bv = v;
           bx = cx + dx;
@@ -154,7 +187,9 @@ export function estimateShift(
         const key = (cx + dx) * 1000 + cy + dy;
         let v = seen.get(key);
         if (v === undefined) {
-          v = fullSad(prev, cur, width, height, cx + dx, cy + dy);
+          // Infinity when certainly not better than the current best; the best only drops, so a
+          // cached Infinity stays a correct answer for later centres.
+          v = fullSad(prev, cur, width, height, cx + dx, cy + dy, fv - 0.25);
           seen.set(key, v);
         }
         if (v < fv - 0.25) {
@@ -166,7 +201,8 @@ export function estimateShift(
     }
     if (fx === cx && fy === cy) break;
   }
-  const zero = seen.get(0) ?? fullSad(prev, cur, width, height, 0, 0);
+  let zero = seen.get(0);
+  if (zero === undefined || zero === Infinity) zero = fullSad(prev, cur, width, height, 0, 0, fv + 0.25);
   const fb = zero <= fv + 0.25 ? { dx: 0, dy: 0, v: zero } : { dx: fx, dy: fy, v: fv };
   return { dx: fb.dx, dy: fb.dy, residual: fb.v };
 }
@@ -257,19 +293,20 @@ export function motionMask(
     const py = y - sp.dy;
     const ny = y + sn.dy;
     if (py < 0 || py >= height || ny < 0 || ny >= height) continue;
-    for (let mx = mxs; mx < mxe; mx++) {
-      const x = mx * 2;
-      const a = (y * width + x) * 3;
-      const b = (py * width + x - sp.dx) * 3;
+    // Byte offsets of the pixel in the current, previous and next frame, advanced by 2 pixels.
+    let a = (y * width + mxs * 2) * 3;
+    let b = (py * width + mxs * 2 - sp.dx) * 3;
+    let c = (ny * width + mxs * 2 + sn.dx) * 3;
+    const rowMask = my * mw;
+    for (let mx = mxs; mx < mxe; mx++, a += 6, b += 6, c += 6) {
       const r = cur[a];
       const g = cur[a + 1];
       const bl = cur[a + 2];
       const d1 = Math.abs(r - prev[b]) + Math.abs(g - prev[b + 1]) + Math.abs(bl - prev[b + 2]);
       if (d1 <= T) continue;
-      const c = (ny * width + x + sn.dx) * 3;
       const d2 = Math.abs(r - next[c]) + Math.abs(g - next[c + 1]) + Math.abs(bl - next[c + 2]);
       if (d2 <= T) continue;
-      const o = my * mw + mx;
+      const o = rowMask + mx;
       mask[o] = 1;
       list[count++] = o;
     }
@@ -458,6 +495,117 @@ export function computeRun(
       gridW,
       gridH,
     });
+  }
+  return out;
+}
+
+/**
+ * The features of consecutive frames packed into three typed arrays. Worker results cross
+ * threads as transferred buffers instead of structured clones of ~60 blob objects per frame
+ * (which cost more than computing them); {@link unpackFeatures} restores the exact objects.
+ */
+export interface PackedFeatures {
+  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH. */
+  frames: Float64Array;
+  /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
+  blobs: Float64Array;
+  /** The frames' motion grids, concatenated. */
+  motion: Uint16Array;
+}
+
+const FRAME_FIELDS = 7;
+const BLOB_FIELDS = 15;
+
+/** Packs features (see {@link PackedFeatures}); the buffers can be transferred. */
+export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
+  let nb = 0;
+  let nm = 0;
+  for (const f of feats) {
+    nb += f.blobs.length;
+    nm += f.motion.length;
+  }
+  const frames = new Float64Array(feats.length * FRAME_FIELDS);
+  const blobs = new Float64Array(nb * BLOB_FIELDS);
+  const motion = new Uint16Array(nm);
+  let p = 0;
+  let q = 0;
+  let m = 0;
+  for (const f of feats) {
+    frames[p++] = f.index;
+    frames[p++] = f.dx;
+    frames[p++] = f.dy;
+    frames[p++] = f.shiftResidual;
+    frames[p++] = f.blobs.length;
+    frames[p++] = f.gridW;
+    frames[p++] = f.gridH;
+    for (const b of f.blobs) {
+      blobs[q++] = b.x;
+      blobs[q++] = b.y;
+      blobs[q++] = b.area;
+      blobs[q++] = b.x0;
+      blobs[q++] = b.y0;
+      blobs[q++] = b.x1;
+      blobs[q++] = b.y1;
+      blobs[q++] = b.ballColour;
+      blobs[q++] = b.skin;
+      blobs[q++] = b.r;
+      blobs[q++] = b.g;
+      blobs[q++] = b.b;
+      blobs[q++] = b.tr;
+      blobs[q++] = b.tg;
+      blobs[q++] = b.tb;
+    }
+    motion.set(f.motion, m);
+    m += f.motion.length;
+  }
+  return { frames, blobs, motion };
+}
+
+/** Number of frames in packed features. */
+export const packedLength = (p: PackedFeatures) => p.frames.length / FRAME_FIELDS;
+
+/** Restores the features of one or more packed runs, in order (exact values). */
+export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
+  const out: FrameFeatures[] = [];
+  for (const { frames, blobs, motion } of runs) {
+    let q = 0;
+    let m = 0;
+    for (let p = 0; p < frames.length; p += FRAME_FIELDS) {
+      const nb = frames[p + 4];
+      const gridW = frames[p + 5];
+      const gridH = frames[p + 6];
+      const list: MotionBlob[] = new Array(nb);
+      for (let k = 0; k < nb; k++, q += BLOB_FIELDS) {
+        list[k] = {
+          x: blobs[q],
+          y: blobs[q + 1],
+          area: blobs[q + 2],
+          x0: blobs[q + 3],
+          y0: blobs[q + 4],
+          x1: blobs[q + 5],
+          y1: blobs[q + 6],
+          ballColour: blobs[q + 7],
+          skin: blobs[q + 8],
+          r: blobs[q + 9],
+          g: blobs[q + 10],
+          b: blobs[q + 11],
+          tr: blobs[q + 12],
+          tg: blobs[q + 13],
+          tb: blobs[q + 14],
+        };
+      }
+      out.push({
+        index: frames[p],
+        dx: frames[p + 1],
+        dy: frames[p + 2],
+        shiftResidual: frames[p + 3],
+        blobs: list,
+        motion: motion.slice(m, m + gridW * gridH),
+        gridW,
+        gridH,
+      });
+      m += gridW * gridH;
+    }
   }
   return out;
 }

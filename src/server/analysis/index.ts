@@ -37,7 +37,7 @@ export async function analyseVideo(
     const fin = await pool.run<FinishOutput>({
       kind: 'finish',
       input: {
-        features: extracted.features,
+        packed: extracted.packed,
         samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
         width: geo.width,
         height: geo.height,

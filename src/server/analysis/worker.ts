@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { computeRun, makeScratch, type Scratch } from './frame-features';
+import { computeRun, makeScratch, packFeatures, type Scratch } from './frame-features';
 import { runTask, type WorkerTask } from './worker-tasks';
 
 let scratch: Scratch | null = null;
@@ -14,8 +14,8 @@ parentPort?.on('message', (msg: { id: number; task: WorkerTask }) => {
         scratch = makeScratch(task.width, task.height);
         scratchKey = key;
       }
-      const result = computeRun(task.frames, task.width, task.height, task.firstIndex, scratch);
-      parentPort?.postMessage({ id: msg.id, ok: true, result });
+      const result = packFeatures(computeRun(task.frames, task.width, task.height, task.firstIndex, scratch));
+      parentPort?.postMessage({ id: msg.id, ok: true, result }, [result.frames.buffer, result.blobs.buffer, result.motion.buffer] as ArrayBuffer[]);
       return;
     }
     Promise.resolve(runTask(task)).then(
