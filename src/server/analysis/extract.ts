@@ -1,6 +1,7 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
 import type { FrameFeatures } from './frame-features';
+import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
 
 /** A full analysis frame kept for the hoop locator and player colour sampling. */
@@ -13,6 +14,8 @@ export interface SampledFrame {
 export interface ExtractResult {
   features: FrameFeatures[];
   samples: SampledFrame[];
+  /** Rim candidates (image pixels) of a frame about every second while the camera moves. */
+  rimSamples: RimSample[];
   frameCount: number;
   timing: { decodeWaitMs: number; totalMs: number };
 }
@@ -24,6 +27,8 @@ const RUN = 12;
  * consecutive frames (plus one context frame on each side) and each run is processed by one
  * worker; at most two runs per worker are in flight, so memory stays bounded. A few frames
  * are kept (about one per `sampleEvery` seconds, at most `maxSamples`) for the hoop locator.
+ * While the camera moves (a run's summed shift ≥ 3 px, held for 3 s), one frame a second is
+ * also searched for rims in a worker, so a panning camera's hoops can be followed in the image.
  */
 export async function extractFeatures(
   path: string,
@@ -43,6 +48,9 @@ export async function extractFeatures(
   const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
   const results: FrameFeatures[][] = [];
   const samples: SampledFrame[] = [];
+  const rimSamples: RimSample[] = [];
+  const rimStep = Math.max(1, Math.round(geo.fps));
+  let movingUntil = -1;
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
   let windowStart = 0;
@@ -56,9 +64,20 @@ export async function extractFeatures(
       .run<FrameFeatures[]>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex })
       .then((r) => {
         results[slot] = r;
+        let shift = 0;
+        for (const f of r) shift += Math.abs(f.dx) + Math.abs(f.dy);
+        if (shift >= 3 && r.length) movingUntil = Math.max(movingUntil, r[r.length - 1].index + 3 * rimStep);
         done += r.length;
         opts.onProgress?.(Math.min(1, done / expected));
       });
+    const tracked = p.finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
+  };
+
+  const searchRims = (rgb: Uint8Array, index: number) => {
+    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }).then((rims) => {
+      rimSamples.push({ index, rims });
+    });
     const tracked = p.finally(() => inflight.delete(tracked));
     inflight.add(tracked);
   };
@@ -70,6 +89,7 @@ export async function extractFeatures(
       if (index % sampleStep === 0) {
         samples.push({ index, t: index / geo.fps, rgb });
       }
+      if (index % rimStep === 0 && index <= movingUntil) searchRims(rgb, index);
       if (window.length === 0) {
         window = [rgb, rgb];
         windowStart = index;
@@ -99,5 +119,6 @@ export async function extractFeatures(
   while (samples.length > maxSamples) {
     for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
   }
-  return { features, samples, frameCount, timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 } };
+  rimSamples.sort((a, b) => a.index - b.index);
+  return { features, samples, rimSamples, frameCount, timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 } };
 }
