@@ -99,8 +99,7 @@ export function rimCandidates(f: RgbFrame): RimCandidate[] {
         gaps = 0;
         continue;
       }
-      // Short gaps are bridged: one pixel of anything, up to four of light net loops hanging over the rim.
-      if (runStart >= 0 && x < width && (gaps < 1 || (gaps < 4 && isLight(rgb[p], rgb[p + 1], rgb[p + 2])))) {
+      if (runStart >= 0 && gaps < 1 && x < width) {
         gaps++;
         continue;
       }
@@ -180,7 +179,6 @@ function scoreRim(f: LightTable, cx: number, cy: number, w: number): RimCandidat
     lightFraction(f, cx - 1.3 * w, cy + 0.15 * w, cx - 0.6 * w, cy + 0.7 * w, 'edges'),
     lightFraction(f, cx + 0.6 * w, cy + 0.15 * w, cx + 1.3 * w, cy + 0.7 * w, 'edges'),
   );
-  if (process.env.DBGRIM && Math.abs(cx - 506) < 4 && Math.abs(cy - 76) < 3 && w > 40) console.log({ net, beside, netTexture, besideTexture, board });
   const netOk =
     net >= 0.15 && ((net <= 0.9 && (net > beside + 0.05 || netTexture > besideTexture + 0.08)) || net > beside + 0.5);
   const score = netOk ? Math.min(1, 0.6 * Math.min(1, net / 0.35) + 0.5 * Math.min(1, board / 0.4)) : 0.25 * Math.min(1, board / 0.4);
