@@ -5,6 +5,9 @@ import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
+import type { AnalysisResult, ShotAction } from './types';
+
+const verbose = process.argv.includes('--verbose');
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -53,6 +56,30 @@ async function bareDecode(file: string): Promise<{ wallS: number; cpuS: number }
   return { wallS: (performance.now() - t0) / 1000, cpuS: cpuSince(c0) };
 }
 
+/** `--verbose`: one line per true shot (matched or missed) and per false detection, with kinds and hoop positions. */
+function printShots(clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
+  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const byTruth = new Map(score.pairs.map(([i, j]) => [i, j]));
+  const matchedDet = new Set(score.pairs.map(([, j]) => j));
+  const xy = (p: { x: number; y: number } | [number, number] | null | undefined) =>
+    p ? (Array.isArray(p) ? `${p[0].toFixed(2)},${p[1].toFixed(2)}` : `${p.x.toFixed(2)},${p.y.toFixed(2)}`) : '-';
+  const det = (d: ShotAction) =>
+    `det rim ${d.rim_t.toFixed(2)} made=${d.made} ${d.kind} hoop ${xy(d.hoop_image)} conf ${d.confidence.toFixed(2)}`;
+  clip.attempts.forEach((t, i) => {
+    const j = byTruth.get(i);
+    const d = j === undefined ? undefined : shots[j];
+    const tag = d === undefined ? 'MISSED  ' : d.made === t.made ? 'ok      ' : 'WRONG   ';
+    console.log(
+      `    ${tag} true rim ${t.rim_arrival_s.toFixed(2)} made=${t.made} ${t.kind ?? ''} hoop ${xy(t.hoop)}${d ? `  | ${det(d)}` : ''}`,
+    );
+  });
+  shots.forEach((d, j) => {
+    if (!matchedDet.has(j)) console.log(`    FALSE    ${det(d)}`);
+  });
+  const hoops = res.hoops.map((h) => `#${h.id}${h.is_target ? '*' : ''} ${h.x.toFixed(2)},${h.y.toFixed(2)} w${h.w.toFixed(3)}`);
+  console.log(`    hoops: ${hoops.join('; ') || 'none'} outcome ${res.outcome}`);
+}
+
 async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c: GroundTruthClip) => boolean): Promise<void> {
   const gt = await loadGroundTruth(join(folder, 'ground_truth.json'));
   for (const clip of gt.clips) {
@@ -82,6 +109,7 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     };
     rows.push(row);
     printRow(row);
+    if (verbose) printShots(clip, res, score);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
-import { packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
+import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
+import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
 
 /** A full analysis frame kept for the hoop locator and player colour sampling. */
@@ -16,6 +17,8 @@ export interface ExtractResult {
   /** The same, unpacked (computed on first access, on the calling thread). */
   readonly features: FrameFeatures[];
   samples: SampledFrame[];
+  /** Rim candidates (image pixels) of a frame about every second while the camera moves. */
+  rimSamples: RimSample[];
   frameCount: number;
   timing: { decodeWaitMs: number; totalMs: number };
 }
@@ -28,6 +31,8 @@ const RUN = 24;
  * consecutive frames (plus one context frame on each side) and each run is processed by one
  * worker; at most two runs per worker are in flight, so memory stays bounded. A few frames
  * are kept (about one per `sampleEvery` seconds, at most `maxSamples`) for the hoop locator.
+ * While the camera moves (a run's summed shift ≥ 3 px, held for 3 s), one frame a second is
+ * also searched for rims in a worker, so a panning camera's hoops can be followed in the image.
  */
 export async function extractFeatures(
   path: string,
@@ -47,6 +52,9 @@ export async function extractFeatures(
   const sampleStep = Math.max(1, Math.round(Math.max(opts.sampleEvery ?? 0.5, opts.durationSeconds / maxSamples) * geo.fps));
   const results: PackedFeatures[] = [];
   const samples: SampledFrame[] = [];
+  const rimSamples: RimSample[] = [];
+  const rimStep = Math.max(1, Math.round(geo.fps));
+  let movingUntil = -1;
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
   let windowStart = 0;
@@ -66,9 +74,20 @@ export async function extractFeatures(
       .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
       .then((r) => {
         results[slot] = r;
-        done += packedLength(r);
+        const n = packedLength(r);
+        const { shift, lastIndex } = packedFrameShift(r);
+        if (shift >= 3 && n) movingUntil = Math.max(movingUntil, lastIndex + 3 * rimStep);
+        done += n;
         opts.onProgress?.(Math.min(1, done / expected));
       });
+    const tracked = p.finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
+  };
+
+  const searchRims = (rgb: Uint8Array, index: number) => {
+    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }).then((rims) => {
+      rimSamples.push({ index, rims });
+    });
     const tracked = p.finally(() => inflight.delete(tracked));
     inflight.add(tracked);
   };
@@ -81,6 +100,7 @@ export async function extractFeatures(
         // A copy: the frame itself is transferred to a worker.
         samples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
       }
+      if (index % rimStep === 0 && index <= movingUntil) searchRims(rgb, index);
       if (window.length === 0) {
         window = [rgb, rgb];
         windowStart = index;
@@ -109,6 +129,7 @@ export async function extractFeatures(
   while (samples.length > maxSamples) {
     for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
   }
+  rimSamples.sort((a, b) => a.index - b.index);
   let unpacked: FrameFeatures[] | null = null;
   return {
     packed: results,
@@ -116,6 +137,7 @@ export async function extractFeatures(
       return (unpacked ??= unpackFeatures(results));
     },
     samples,
+    rimSamples,
     frameCount,
     timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0 },
   };

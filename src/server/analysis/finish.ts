@@ -2,7 +2,7 @@ import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidat
 import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { persistentRims, type RimCandidate } from './hoop-appearance';
+import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
@@ -13,6 +13,8 @@ export interface FinishInput {
   features: FrameFeatures[];
   /** A few full analysis frames (frame index, RGB) for the hoop appearance check. */
   samples: Array<{ index: number; rgb: Uint8Array }>;
+  /** Rim candidates of frames sampled about every second while the camera moves (image pixels); empty for a fixed camera. */
+  rimSamples?: RimSample[];
   width: number;
   height: number;
   fps: number;
@@ -41,7 +43,9 @@ const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
 export function finishAnalysis(input: FinishInput): FinishOutput {
   const { features, width, height, fps } = input;
   const dims = { width, height };
-  const path = cameraPath(features);
+  let path = cameraPath(features);
+  const moving = movingHoops(input.rimSamples ?? [], path, dims);
+  if (moving) path = anchorPath(moving, path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
   const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps, dims));
@@ -60,7 +64,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
         (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
   );
-  const target = chooseTarget(hoopEstimates, rims, shotLike);
+  const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims) : [];
+  const target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike);
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
@@ -75,8 +80,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) n += ft.motion[gy * ft.gridW + gx];
     return n * 4;
   };
-  const goals: HoopEstimate[] = target ? [target] : [];
-  if (target) {
+  const goals: HoopEstimate[] = tracked.length ? tracked.map((t) => t.h) : target ? [target] : [];
+  if (target && !tracked.length) {
     for (const h of hoopEstimates) {
       if (h === target || h.quality < 2) continue;
       if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
@@ -84,7 +89,14 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       if (seen) goals.push(h);
     }
   }
-  const perGoal = goals.map((g, k) => detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe).map((s) => ({ s, k })));
+  const perGoal = goals.map((g, k) => {
+    const span = tracked[k]?.span;
+    if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe).map((s) => ({ s, k }));
+    const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
+    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe)
+      .filter((s) => s.rimFrame >= span[0] && s.rimFrame <= span[1])
+      .map((s) => ({ s, k }));
+  });
   const minGap = Math.round((1.2 / timeScale) * fps);
   const tagged: Array<{ s: ShotDetection; k: number }> = [];
   for (const t of perGoal.flat().sort((a, b) => b.s.confidence - a.s.confidence)) {
@@ -94,7 +106,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
   const scoredOn = new Set(tagged.map((t) => t.k));
-  const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims);
+  const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
   const calm = tagged.map((t) => sceneCalm(t.s, features, goals[t.k], path, fps));
   const freeThrows = calm.map((c) => c < FREE_THROW_CALM);
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
@@ -112,6 +124,65 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   if (!target) outcome = 'no_hoops';
   else if (shots.length === 0) outcome = 'no_shots';
   return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence) };
+}
+
+/**
+ * Hoops of a panning camera, followed by appearance in image coordinates (see `trackRims`), or
+ * null for a camera that stays put (its hoop is found in stabilised coordinates instead). A
+ * camera pans when its path spans more than a fifth of the frame width.
+ */
+function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: number; height: number }): RimTrack[] | null {
+  if (samples.length < 3) return null;
+  let lo = 0;
+  let hi = 0;
+  for (const v of path.ox) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (hi - lo < 0.2 * dims.width) return null;
+  const tracks = trackRims(samples, path.ox, path.oy, dims);
+  return tracks.length ? tracks : null;
+}
+
+/**
+ * One goal per tracked hoop of a panning camera, in the re-anchored stabilised frame, valid while
+ * the track lasts (± 1.5 s): its rim is where the tracked rim sits, its ball size comes from
+ * flights ending there. Tracks whose rim is far too small or too large for the ball, or that no
+ * shot-like flight reaches from well above (a shot peaks more than 1.5 rim widths over the rim;
+ * lines on the floor look like rims too, and bounce passes drop onto them), are dropped, and
+ * so are hoops far above or below the others (a panning camera yaws: its hoops stay at about one
+ * height). The best supported comes first.
+ */
+function trackedGoals(
+  tracks: RimTrack[],
+  path: CameraPath,
+  shotLike: Arc[],
+  fps: number,
+  dims: { width: number; height: number },
+): Array<{ h: HoopEstimate; span: [number, number] }> {
+  const ballR = medianR(shotLike);
+  const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
+  for (const t of tracks) {
+    const x = med(t.obs.map((o) => o.x - path.ox[o.index]));
+    const y = med(t.obs.map((o) => o.y - path.oy[o.index]));
+    const w = med(t.obs.map((o) => o.w));
+    const span: [number, number] = [
+      Math.max(0, t.obs[0].index - Math.round(1.5 * fps)),
+      Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
+    ];
+    const near = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
+    const fromAbove = near.filter((a) => y - a.apexY >= 1.5 * w);
+    const sup = flightSupport(fromAbove, x, y, w);
+    const r = sup.n && sup.r ? sup.r : ballR;
+    const sizeFit = Math.abs(Math.log(w / (2 * RIM_OVER_BALL * r)));
+    if (sizeFit > Math.log(1.8) || sup.n === 0) continue;
+    const score = t.obs.reduce((a, o) => a + o.score, 0) / t.obs.length;
+    out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
+  }
+  const ys = out.map((o) => o.h.y).sort((a, b) => a - b);
+  const midY = ys[ys.length >> 1];
+  return out.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w).sort((a, b) => b.score - a.score);
 }
 
 function actionTime(a: ActionRecord): number {
@@ -281,7 +352,10 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const sizeFit = Math.abs(Math.log(r.w / expectedW));
     const sizeOk = sizeFit < Math.log(1.8);
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
-    const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score - 2 * sizeFit;
+    // Flights that end just beside a visible rim (behind an opaque board, seen from the baseline) point at that rim.
+    const beside = fromArcs.filter((h) => Math.hypot(h.x - r.x, h.y - r.y) < 2.5 * r.w && h.w < 1.5 * r.w);
+    const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
+    const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score - 2 * sizeFit + inherited;
     if (best && score <= best.score) continue;
     best = {
       h: {
@@ -361,13 +435,15 @@ function hoopRecords(
   frames: number,
   fps: number,
   dims: { width: number; height: number },
+  spans: Array<[number, number]> = [],
 ): HoopRecord[] {
   const moving = path.ox.some((v) => v !== 0) || path.oy.some((v) => v !== 0);
   const step = moving ? Math.max(1, Math.round(fps)) : Math.max(1, frames - 1);
   return goals.map((h, i) => {
+    const [f0, f1] = spans[i] ?? [0, frames - 1];
     const samples = [];
-    for (let f = 0; f < frames; f += step) samples.push(hoopSample(h, path, f, fps, dims));
-    if (frames > 1 && (frames - 1) % step !== 0) samples.push(hoopSample(h, path, frames - 1, fps, dims));
+    for (let f = f0; f <= f1; f += step) samples.push(hoopSample(h, path, f, fps, dims));
+    if (f1 > f0 && (f1 - f0) % step !== 0) samples.push(hoopSample(h, path, f1, fps, dims));
     const s0 = samples[0] ?? hoopSample(h, path, 0, fps, dims);
     const bw = (h.w * 1.8) / 0.45 / dims.width;
     const bh = (h.w * 1.05) / 0.45 / dims.height;

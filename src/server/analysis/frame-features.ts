@@ -564,6 +564,13 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
 /** Number of frames in packed features. */
 export const packedLength = (p: PackedFeatures) => p.frames.length / FRAME_FIELDS;
 
+/** Total camera motion (Σ |dx| + |dy|, px) of a packed run and its last frame's index (-1 when empty). */
+export function packedFrameShift(p: PackedFeatures): { shift: number; lastIndex: number } {
+  let shift = 0;
+  for (let i = 0; i < p.frames.length; i += FRAME_FIELDS) shift += Math.abs(p.frames[i + 1]) + Math.abs(p.frames[i + 2]);
+  return { shift, lastIndex: p.frames.length ? p.frames[p.frames.length - FRAME_FIELDS] : -1 };
+}
+
 /** Restores the features of one or more packed runs, in order (exact values). */
 export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
   const out: FrameFeatures[] = [];

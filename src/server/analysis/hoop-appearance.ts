@@ -29,9 +29,13 @@ function isLight(r: number, g: number, b: number): boolean {
   return mn >= 140 && mx - mn <= 70;
 }
 
-/** Summed-area table of light pixels, so any box's light fraction costs four lookups. */
+/**
+ * Summed-area tables of light pixels and of light/dark edges (a pixel whose lightness differs
+ * from its left neighbour's), so any box's light fraction or texture costs four lookups.
+ */
 interface LightTable {
   sum: Int32Array;
+  edges: Int32Array;
   width: number;
   height: number;
 }
@@ -39,26 +43,35 @@ interface LightTable {
 function lightTable(f: RgbFrame): LightTable {
   const { rgb, width, height } = f;
   const sum = new Int32Array((width + 1) * (height + 1));
+  const edges = new Int32Array((width + 1) * (height + 1));
   for (let y = 0; y < height; y++) {
     let row = 0;
+    let rowE = 0;
+    let prev = false;
     for (let x = 0; x < width; x++) {
       const p = (y * width + x) * 3;
-      if (isLight(rgb[p], rgb[p + 1], rgb[p + 2])) row++;
-      sum[(y + 1) * (width + 1) + x + 1] = sum[y * (width + 1) + x + 1] + row;
+      const light = isLight(rgb[p], rgb[p + 1], rgb[p + 2]);
+      if (light) row++;
+      if (x > 0 && light !== prev) rowE++;
+      prev = light;
+      const k = (y + 1) * (width + 1) + x + 1;
+      sum[k] = sum[k - width - 1] + row;
+      edges[k] = edges[k - width - 1] + rowE;
     }
   }
-  return { sum, width, height };
+  return { sum, edges, width, height };
 }
 
-/** Fraction of light pixels in a box (clipped to the frame). */
-function lightFraction(t: LightTable, x0: number, y0: number, x1: number, y1: number): number {
+/** Fraction of light pixels (or of edge pixels) in a box (clipped to the frame). */
+function lightFraction(t: LightTable, x0: number, y0: number, x1: number, y1: number, table: 'sum' | 'edges' = 'sum'): number {
   const xa = Math.max(0, Math.round(x0));
   const xb = Math.min(t.width, Math.round(x1));
   const ya = Math.max(0, Math.round(y0));
   const yb = Math.min(t.height, Math.round(y1));
   if (xb <= xa || yb <= ya) return 0;
   const W = t.width + 1;
-  const k = t.sum[yb * W + xb] - t.sum[ya * W + xb] - t.sum[yb * W + xa] + t.sum[ya * W + xa];
+  const a = t[table];
+  const k = a[yb * W + xb] - a[ya * W + xb] - a[yb * W + xa] + a[ya * W + xa];
   return k / ((xb - xa) * (yb - ya));
 }
 
@@ -114,19 +127,22 @@ export function rimCandidates(f: RgbFrame): RimCandidate[] {
 
 /**
  * The rim seen from below or at an angle is an ellipse whose front and back arcs give separate
- * short runs on nearby rows; joins runs on rows ≤ 3 apart whose spans overlap or nearly touch,
- * and returns the single runs plus every joined span.
+ * short runs on nearby rows (a close baseline view sees a wide ellipse in pieces between the
+ * net loops); joins runs whose spans overlap or nearly touch on rows up to half the wider run
+ * apart (≤ 12 px), and returns the single runs plus every joined span.
  */
 export function joinRuns(runs: Array<{ x0: number; x1: number; y: number }>): Array<{ x0: number; x1: number; y: number }> {
   const parent = runs.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   let start = 0;
   for (let i = 0; i < runs.length; i++) {
-    while (runs[start].y < runs[i].y - 3) start++;
+    while (runs[start].y < runs[i].y - 12) start++;
     for (let j = start; j < i; j++) {
       const a = runs[i];
       const b = runs[j];
       const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+      const dy = a.y - b.y;
+      if (dy > Math.max(3, 0.5 * Math.max(a.x1 - a.x0, b.x1 - b.x0))) continue;
       if (gap <= Math.max(3, 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0))) parent[find(i)] = find(j);
     }
   }
@@ -156,7 +172,15 @@ function scoreRim(f: LightTable, cx: number, cy: number, w: number): RimCandidat
     lightFraction(f, cx - 0.9 * w, cy - 1.6 * w, cx + 0.9 * w, cy - 0.3 * w),
     0.7 * lightFraction(f, cx - 1.4 * w, cy - 2.2 * w, cx + 1.4 * w, cy - 0.2 * w),
   );
-  const netOk = net >= 0.15 && net <= 0.9 && net > beside + 0.05;
+  // The net is a mesh: lighter than beside it, or at least more textured (against a light wall);
+  // a close net looks nearly solid, which is accepted when it stands out against a dark background.
+  const netTexture = lightFraction(f, cx - 0.35 * w, cy + 0.15 * w, cx + 0.35 * w, cy + 0.7 * w, 'edges');
+  const besideTexture = Math.max(
+    lightFraction(f, cx - 1.3 * w, cy + 0.15 * w, cx - 0.6 * w, cy + 0.7 * w, 'edges'),
+    lightFraction(f, cx + 0.6 * w, cy + 0.15 * w, cx + 1.3 * w, cy + 0.7 * w, 'edges'),
+  );
+  const netOk =
+    net >= 0.15 && ((net <= 0.9 && (net > beside + 0.05 || netTexture > besideTexture + 0.08)) || net > beside + 0.5);
   const score = netOk ? Math.min(1, 0.6 * Math.min(1, net / 0.35) + 0.5 * Math.min(1, board / 0.4)) : 0.25 * Math.min(1, board / 0.4);
   return { x: cx, y: cy, w, score };
 }
@@ -178,7 +202,13 @@ export function persistentRims(
   const out: RimCandidate[] = [];
   for (let i = 0; i < all.length; i++) {
     if (used[i]) continue;
-    const group = all.filter((c, j) => !used[j] && Math.abs(c.x - all[i].x) < 0.6 * all[i].w && Math.abs(c.y - all[i].y) < 0.4 * all[i].w);
+    const group = all.filter(
+      (c, j) =>
+        !used[j] &&
+        Math.abs(c.x - all[i].x) < 0.6 * all[i].w &&
+        Math.abs(c.y - all[i].y) < 0.4 * all[i].w &&
+        Math.abs(Math.log(c.w / all[i].w)) < Math.log(1.5),
+    );
     all.forEach((c, j) => {
       if (group.includes(c)) used[j] = 1;
     });
@@ -188,4 +218,141 @@ export function persistentRims(
     out.push({ x: mean('x'), y: mean('y'), w: mean('w'), score: (mean('score') * frames) / samples.length });
   }
   return out.sort((a, b) => b.score - a.score);
+}
+
+/** Rim candidates of one sampled frame, in image pixels of that frame. */
+export interface RimSample {
+  index: number;
+  rims: RimCandidate[];
+}
+
+/** A hoop followed by its appearance across sampled frames of a moving camera. */
+export interface RimTrack {
+  /** Sampled frame indices and the rim seen there, in image pixels. */
+  obs: Array<{ index: number; x: number; y: number; w: number; score: number }>;
+}
+
+/**
+ * Follows hoops through the sampled frames of a moving camera in image coordinates: a rim seen in
+ * one sample is looked for in the next where the camera path says it moved to, with a gate that
+ * grows with the camera motion (the integrated path drifts on fast pans). A track ends when its
+ * rim leaves the frame or is not seen in two samples running. Only tracks seen in `minObs`
+ * samples are kept: one-off candidates are court lines, shirts or shoes.
+ */
+export function trackRims(
+  samples: RimSample[],
+  ox: ArrayLike<number>,
+  oy: ArrayLike<number>,
+  dims: { width: number; height: number },
+  minScore = 0.8,
+  minObs = 3,
+): RimTrack[] {
+  const done: RimTrack[] = [];
+  let live: Array<{ t: RimTrack; misses: number }> = [];
+  for (const smp of samples) {
+    const cands = smp.rims.filter((r) => r.score >= minScore);
+    const used = new Uint8Array(cands.length);
+    const pairs: Array<{ d: number; li: number; ci: number }> = [];
+    live.forEach((lt, li) => {
+      const last = lt.t.obs[lt.t.obs.length - 1];
+      const mx = ox[smp.index] - ox[last.index];
+      const my = oy[smp.index] - oy[last.index];
+      const px = last.x + mx;
+      const py = last.y + my;
+      const gx = Math.max(1.5 * last.w, 0.8 * last.w + 0.2 * Math.abs(mx));
+      const gy = Math.max(0.8 * last.w, 0.5 * last.w + 0.2 * Math.abs(my));
+      cands.forEach((c, ci) => {
+        const dx = Math.abs(c.x - px);
+        const dy = Math.abs(c.y - py);
+        if (dx > gx || dy > gy || c.w > 1.6 * last.w || c.w < last.w / 1.6) return;
+        pairs.push({ d: dx / gx + dy / gy, li, ci });
+      });
+    });
+    pairs.sort((a, b) => a.d - b.d);
+    const matched = new Set<number>();
+    for (const p of pairs) {
+      if (matched.has(p.li) || used[p.ci]) continue;
+      matched.add(p.li);
+      used[p.ci] = 1;
+      const c = cands[p.ci];
+      live[p.li].t.obs.push({ index: smp.index, x: c.x, y: c.y, w: c.w, score: c.score });
+      live[p.li].misses = 0;
+    }
+    const next: typeof live = [];
+    live.forEach((lt, li) => {
+      if (matched.has(li)) return next.push(lt);
+      const last = lt.t.obs[lt.t.obs.length - 1];
+      const px = last.x + ox[smp.index] - ox[last.index];
+      const inView = px > 0 && px < dims.width;
+      if (++lt.misses <= 1 && inView) next.push(lt);
+      else done.push(lt.t);
+    });
+    cands.forEach((c, ci) => {
+      if (!used[ci]) next.push({ t: { obs: [{ index: smp.index, x: c.x, y: c.y, w: c.w, score: c.score }] }, misses: 0 });
+    });
+    live = next;
+  }
+  done.push(...live.map((l) => l.t));
+  return done.filter((t) => t.obs.length >= minObs).sort((a, b) => a.obs[0].index - b.obs[0].index);
+}
+
+/**
+ * Re-anchors an integrated camera path on tracked hoops. Frame-to-frame shifts drift (integer
+ * steps, a yawing lens moves the image edges more than its centre), by hundreds of pixels over a
+ * panning game; a hoop does not move, so while one is tracked its image position minus the
+ * corrected offset must stay put. Each track is anchored where it starts (so the correction is
+ * continuous), the correction at a sample is the mean over the tracks seen there, held while no
+ * hoop is in view and interpolated linearly between samples. Returns the corrected offsets.
+ */
+export function anchorPath(
+  tracks: RimTrack[],
+  ox: Float64Array,
+  oy: Float64Array,
+): { ox: Float64Array; oy: Float64Array } {
+  const n = ox.length;
+  const bySample = new Map<number, Array<{ t: number; x: number; y: number }>>();
+  tracks.forEach((tr, t) => {
+    for (const o of tr.obs) {
+      const l = bySample.get(o.index) ?? [];
+      l.push({ t, x: o.x, y: o.y });
+      bySample.set(o.index, l);
+    }
+  });
+  const idx = [...bySample.keys()].sort((a, b) => a - b);
+  const anchors = new Map<number, { x: number; y: number }>();
+  const knots: Array<{ f: number; cx: number; cy: number }> = [];
+  let cx = 0;
+  let cy = 0;
+  for (const f of idx) {
+    const seen = bySample.get(f)!;
+    const old = seen.filter((s) => anchors.has(s.t));
+    if (old.length) {
+      cx = old.reduce((a, s) => a + (s.x - ox[f] - anchors.get(s.t)!.x), 0) / old.length;
+      cy = old.reduce((a, s) => a + (s.y - oy[f] - anchors.get(s.t)!.y), 0) / old.length;
+    }
+    for (const s of seen) if (!anchors.has(s.t)) anchors.set(s.t, { x: s.x - ox[f] - cx, y: s.y - oy[f] - cy });
+    knots.push({ f, cx, cy });
+  }
+  const nx = new Float64Array(ox);
+  const ny = new Float64Array(oy);
+  if (!knots.length) return { ox: nx, oy: ny };
+  let k = 0;
+  for (let f = 0; f < n; f++) {
+    while (k + 1 < knots.length && knots[k + 1].f <= f) k++;
+    const a = knots[k];
+    const b = knots[k + 1];
+    let x = a.cx;
+    let y = a.cy;
+    if (f < a.f) {
+      x = a.cx;
+      y = a.cy;
+    } else if (b) {
+      const u = (f - a.f) / (b.f - a.f);
+      x = a.cx + u * (b.cx - a.cx);
+      y = a.cy + u * (b.cy - a.cy);
+    }
+    nx[f] += x;
+    ny[f] += y;
+  }
+  return { ox: nx, oy: ny };
 }

@@ -39,6 +39,7 @@ export async function analyseVideo(
       input: {
         packed: extracted.packed,
         samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
+        rimSamples: extracted.rimSamples,
         width: geo.width,
         height: geo.height,
         fps: geo.fps,

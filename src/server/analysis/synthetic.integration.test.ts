@@ -22,6 +22,7 @@ const CASES: Case[] = [
   { name: 'three', options: { seed: 106, script: [{ kind: 'three', made: true }] } },
   { name: 'no-hoop', options: { seed: 107, durationSeconds: 10, noHoop: true } },
   { name: 'no-shots', options: { seed: 108, durationSeconds: 10, noShots: true } },
+  { name: 'panning', options: { seed: 109, durationSeconds: 40, camera: 'panning', players: 4 } },
 ];
 
 const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>();
@@ -84,6 +85,26 @@ describe('synthetic clips (one case each)', () => {
     );
     expect(pairs).toHaveLength(1);
     expect(shots.length).toBeLessThanOrEqual(2);
+  });
+
+  it('panning full-court camera: every attempt at both hoops is found, against the hoop where it is in the image', () => {
+    const { truth, res } = results.get('panning')!;
+    expect(res.outcome).toBe('ok');
+    const shots = shotsOf(res);
+    const pairs = matchShots(
+      truth.attempts.map((a) => a.rim_arrival_s),
+      shots.map((s) => s.rim_t),
+    );
+    expect(truth.attempts.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(truth.attempts.map((a) => a.hoop_index)).size).toBe(2);
+    expect(pairs).toHaveLength(truth.attempts.length);
+    expect(shots).toHaveLength(truth.attempts.length);
+    for (const [i, j] of pairs) {
+      const th = truth.attempts[i].hoop!;
+      expect(Math.abs(shots[j].hoop_image[0] - th.x)).toBeLessThan(0.03);
+      expect(Math.abs(shots[j].hoop_image[1] - th.y)).toBeLessThan(0.05);
+      expect(res.hoops.find((h) => h.id === shots[j].hoop_id)?.is_target).toBe(true);
+    }
   });
 
   it('no hoop: reported as no_hoops with no shots', () => {

@@ -1,5 +1,6 @@
 import { unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
+import { rimCandidates, type RimCandidate } from './hoop-appearance';
 
 /** Input of the finish task: the features as objects, or packed (as the frame tasks return them). */
 export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: FrameFeatures[] } | { packed: PackedFeatures[] });
@@ -7,10 +8,11 @@ export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: Frame
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
   | { kind: 'frames'; frames: Uint8Array[]; width: number; height: number; firstIndex: number }
-  | { kind: 'finish'; input: FinishTaskInput };
+  | { kind: 'finish'; input: FinishTaskInput }
+  | { kind: 'rims'; rgb: Uint8Array; width: number; height: number };
 
-/** Result type of each task kind (`frames`: packed features). */
-export type WorkerResult = PackedFeatures | FinishOutput;
+/** Result type of each task kind (`frames`: packed features; `rims`: rim candidates of one frame). */
+export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 
 /** Runs a non-frame task inside the worker. */
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
@@ -20,5 +22,6 @@ export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> 
     const { packed, ...rest } = input;
     return finishAnalysis({ ...rest, features: unpackFeatures(packed) });
   }
+  if (task.kind === 'rims') return rimCandidates({ rgb: task.rgb, width: task.width, height: task.height });
   throw new Error(`unknown worker task ${(task as { kind: string }).kind}`);
 }
