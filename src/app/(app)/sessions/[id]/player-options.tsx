@@ -1,4 +1,4 @@
-import { playerLabel, type Player } from './types';
+import { playerLabel, teamLabel, type Player } from './types';
 
 /** The `<option>`s of a player picker, labelled as lists label players; the caller adds any empty choice. */
 export function PlayerOptions({ players }: { players: Player[] }) {
@@ -7,6 +7,20 @@ export function PlayerOptions({ players }: { players: Player[] }) {
       {players.map((p, i) => (
         <option key={p.id} value={p.id}>
           {playerLabel(p, i)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The `<option>`s of a team picker: the teams the players are on, in order; the caller adds any empty choice. */
+export function TeamOptions({ players }: { players: Player[] }) {
+  const teams = [...new Set(players.map((p) => p.team_id).filter((t): t is number => t !== null))].sort();
+  return (
+    <>
+      {teams.map((t) => (
+        <option key={t} value={String(t)}>
+          {teamLabel(t)}
         </option>
       ))}
     </>

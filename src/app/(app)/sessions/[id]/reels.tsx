@@ -6,8 +6,8 @@ import { ConfirmModal, CopyButton, Empty, useToast } from '../../../_components/
 import { formatDate } from '../../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../../_lib/trpc';
 import { clock } from './mark-highlight';
-import { playerLabel, teamLabel, type Highlight, type Player, type Shot } from './types';
-import { PlayerOptions } from './player-options';
+import { playerLabel, type Highlight, type Player, type Shot } from './types';
+import { PlayerOptions, TeamOptions } from './player-options';
 
 type Reel = Outputs['dashboard']['reels']['list'][number];
 type Kind = Reel['kind'];
@@ -188,7 +188,6 @@ export function Reels({ sessionId, highlights, shots, players }: { sessionId: st
   const [team, setTeam] = useState('');
   const [limit, setLimit] = useState(5);
   const [picked, setPicked] = useState<string[]>([]);
-  const teams = useMemo(() => [...new Set(players.map((p) => p.team_id).filter((t): t is number => t !== null))].sort(), [players]);
   const shotById = useMemo(() => new Map(shots.map((s) => [s.id, s])), [shots]);
   const names = useMemo(() => new Map(players.map((p, i) => [p.id, playerLabel(p, i)])), [players]);
   const create = useMutation(
@@ -247,11 +246,7 @@ export function Reels({ sessionId, highlights, shots, players }: { sessionId: st
               <span className="label">Team</span>
               <select className="select" value={team} onChange={(e) => setTeam(e.target.value)}>
                 <option value="">Whole game</option>
-                {teams.map((t) => (
-                  <option key={t} value={String(t)}>
-                    {teamLabel(t)}
-                  </option>
-                ))}
+                <TeamOptions players={players} />
               </select>
             </label>
             <label className="row" style={{ gap: 6 }}>

@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { playerLabel, teamLabel, type Player, type Shot } from './types';
-import { PlayerOptions } from './player-options';
+import { playerLabel, type Player, type Shot } from './types';
+import { PlayerOptions, TeamOptions } from './player-options';
 
 /**
  * Half-court shot chart as inline SVG (FIBA geometry, 1 unit = 10 cm, baseline at the top):
@@ -52,7 +52,6 @@ export function ShotChart({ shots, players }: { shots: Shot[]; players: Player[]
   const [player, setPlayer] = useState('');
   const [team, setTeam] = useState('');
   const byId = useMemo(() => new Map(players.map((p, i) => [p.id, { p, i }])), [players]);
-  const teams = [...new Set(players.map((p) => p.team_id).filter((t): t is number => t !== null))].sort();
   const visible = shots.filter((s) => {
     if (player && s.players.scorer !== player) return false;
     if (team !== '') {
@@ -78,11 +77,7 @@ export function ShotChart({ shots, players }: { shots: Shot[]; players: Player[]
           <span className="sr-only">Team</span>
           <select className="select" aria-label="Filter shots by team" value={team} onChange={(e) => setTeam(e.target.value)}>
             <option value="">Both teams</option>
-            {teams.map((t) => (
-              <option key={t} value={String(t)}>
-                {teamLabel(t)}
-              </option>
-            ))}
+            <TeamOptions players={players} />
           </select>
         </label>
         <span className="muted grow" style={{ textAlign: 'right' }}>
