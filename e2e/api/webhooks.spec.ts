@@ -4,6 +4,14 @@ import { startLocalReceiver, type LocalReceiver } from '../../src/server/domain/
 import type { TCreateWebhookEndpointResponse } from '../../src/server/trpc/routers/webhooks/create-webhook-endpoint.types';
 import type { TWebhookDelivery } from '../../src/server/trpc/routers/webhooks/list-webhook-deliveries.types';
 import { createOrg, expectError, type TestOrg } from '../helpers';
+import { until as pollUntil } from '../../src/test/until';
+
+/**
+ * Polls `probe` every 1500 ms until it is truthy (default 60_000 ms): at most 40 polls a minute,
+ * as the test org's key has the API's 60 requests per minute, and a session waiting for the
+ * processing slot behind other tests' games can take a while.
+ */
+const until = <T>(what: string, probe: Parameters<typeof pollUntil<T>>[1], timeoutMs = 60_000) => pollUntil<T>(what, probe, { timeoutMs, intervalMs: 1500 });
 
 /**
  * Webhooks over HTTP against the running server (retry schedule `0,1,1` from the e2e
@@ -32,17 +40,6 @@ async function deliveries(request: APIRequestContext, org: TestOrg, endpointId: 
   return (await res.json()).data;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    // at most 40 polls a minute: the test org's key has the API's 60 requests per minute, and a
-    // session waiting for the processing slot behind other tests' games can take a while
-    await new Promise((r) => setTimeout(r, 1500));
-  }
-}
 
 test.describe('webhook endpoints', () => {
   test('create (secret shown once), retrieve, list, update, rotate, delete', async ({ request }) => {

@@ -13,6 +13,10 @@ import { probeVideo } from '../../media/ffmpeg';
 import { LocalMediaStorage, setMediaStorage } from '../../media/storage';
 import { getSession, listSessionHighlights } from '../sessions/read-sessions';
 import { createManualHighlight, deleteManualHighlight, listManualHighlights, nearestShot } from './manual-highlights';
+import { until as pollUntil } from '../../../test/until';
+
+/** Polls `probe` every 200 ms until it is truthy (default 90_000 ms). */
+const until = <T>(what: string, probe: Parameters<typeof pollUntil<T>>[1], timeoutMs = 90_000) => pollUntil<T>(what, probe, { timeoutMs, intervalMs: 200 });
 
 /**
  * Manual highlights end to end: a processed session with a real video, the real
@@ -36,15 +40,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('nearestShot', () => {
   const list = [

@@ -15,6 +15,10 @@ import { LocalMediaStorage, setMediaStorage } from '../../media/storage';
 import { createManualHighlight, deleteManualHighlight, listManualHighlights } from '../highlights/manual-highlights';
 import { createReel, getReel, type ApiReel } from './reels';
 import { createReelShare, listReelShares, resolveShareToken, revokeReelShare } from './shares';
+import { until as pollUntil } from '../../../test/until';
+
+/** Polls `probe` every 200 ms until it is truthy (default 120_000 ms). */
+const until = <T>(what: string, probe: Parameters<typeof pollUntil<T>>[1], timeoutMs = 120_000) => pollUntil<T>(what, probe, { timeoutMs, intervalMs: 200 });
 
 /**
  * Reels end to end: clips cut by the real `cut-manual-highlight`, reels rendered by the real
@@ -28,15 +32,6 @@ let fixture: Awaited<ReturnType<typeof makeSessionWithVideo>>;
 /** Manual highlights over shots 0 (made, player 0, excitement 0.2), 1 (made, player 1, 0.9), 2 (missed, player 0), 3 (made, player 0, 0.7). */
 let clips: Array<{ id: string; length: number }>;
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'swish-reels-'));

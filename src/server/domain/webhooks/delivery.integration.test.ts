@@ -14,6 +14,10 @@ import { createSession } from '../sessions/create-session';
 import { createRedelivery, createTestDelivery, deliveryRetentionDays, getWebhookDelivery, listWebhookDeliveries, purgeWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
 import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from './endpoints';
 import { startLocalReceiver, type LocalReceiver, type ReceiverReply } from './local-receiver';
+import { until as pollUntil } from '../../../test/until';
+
+/** Polls `probe` every 50 ms until it is truthy (default 15_000 ms). */
+const until = <T>(what: string, probe: Parameters<typeof pollUntil<T>>[1], timeoutMs = 15_000) => pollUntil<T>(what, probe, { timeoutMs, intervalMs: 50 });
 
 /**
  * Webhook delivery end to end: the real Inngest functions on the embedded engine, real
@@ -62,15 +66,6 @@ async function emit(org: { id: string }, type: EventType = 'session.processed'):
   return event;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 async function deliveriesOf(db: Awaited<ReturnType<typeof makeOrg>>['db'], orgId: string, endpointId: string) {
   return (await listWebhookDeliveries(db, { organizationId: orgId, endpointId, params: { limit: 100 } })).data;

@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
+import { until as pollUntil } from '../../../test/until';
+
+/** Polls `probe` every 50 ms until it is truthy (default 30_000 ms). */
+const until = <T>(what: string, probe: Parameters<typeof pollUntil<T>>[1], timeoutMs = 30_000) => pollUntil<T>(what, probe, { timeoutMs, intervalMs: 50 });
 
 /**
  * kill -9 in the middle of a step, start again on the same database: the run resumes from
@@ -30,15 +34,6 @@ function start(send: boolean): ChildProcess {
   return child;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
