@@ -10,6 +10,7 @@ let fixtures: FixtureServer;
 const dir = join('test-results', 'processing-fixtures');
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // rendering the synthetic fixtures, on a machine busy with other suites
   fixtures = await startFixtureServer(dir);
 });
 test.afterAll(async () => fixtures?.close());

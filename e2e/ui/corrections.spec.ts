@@ -15,6 +15,7 @@ test.describe.configure({ mode: 'serial' });
 
 let fixtures: FixtureServer;
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // rendering the synthetic fixtures, on a machine busy with other suites
   fixtures = await startFixtureServer(join('test-results', 'corrections-fixtures'), { only: ['game.mp4'] });
 });
 test.afterAll(async () => fixtures?.close());

@@ -23,6 +23,7 @@ const coachEmail = `coach-${stamp}@example.com`;
 let gameFile: string;
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // rendering the synthetic fixtures, on a machine busy with other suites
   const dir = join('test-results', 'ui-fixtures');
   mkdirSync(dir, { recursive: true });
   gameFile = join(dir, 'scrimmage.mp4');

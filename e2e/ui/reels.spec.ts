@@ -16,6 +16,7 @@ const email = `reels-${Date.now()}@example.com`;
 let fixtures: FixtureServer;
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // rendering the synthetic fixtures, on a machine busy with other suites
   fixtures = await startFixtureServer(join('test-results', 'reels-fixtures'), { only: ['game.mp4'] });
 });
 

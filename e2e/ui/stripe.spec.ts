@@ -30,6 +30,7 @@ let fixtures: FixtureServer;
 let server: ChildProcess | undefined;
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // rendering the synthetic fixtures, on a machine busy with other suites
   fake = await startFakeStripe({ hosted: { webhookUrl: `${base}/api/stripe/webhook`, webhookSecret: WEBHOOK_SECRET } });
   fixtures = await startFixtureServer(join('test-results', 'stripe-fixtures'), { only: ['game.mp4'] });
   rmSync(DATA_DIR, { recursive: true, force: true });
