@@ -1,6 +1,6 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
-import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
+import { packedFrameShift, packedLength, toRgb, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
 
@@ -8,6 +8,7 @@ import type { WorkerPool } from './pool';
 export interface SampledFrame {
   index: number;
   t: number;
+  /** Interleaved RGB, whatever the decode chain delivers. */
   rgb: Uint8Array;
 }
 
@@ -54,6 +55,7 @@ export async function extractFeatures(
   const samples: SampledFrame[] = [];
   const rimSamples: RimSample[] = [];
   const rimStep = Math.max(1, Math.round(geo.fps));
+  const format = geo.format ?? 'rgb24';
   let movingUntil = -1;
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
@@ -71,7 +73,7 @@ export async function extractFeatures(
     const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
     const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
     const p = pool
-      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
+      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex, format }, transfer)
       .then((r) => {
         results[slot] = r;
         const n = packedLength(r);
@@ -84,8 +86,9 @@ export async function extractFeatures(
     inflight.add(tracked);
   };
 
-  const searchRims = (rgb: Uint8Array, index: number) => {
-    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }).then((rims) => {
+  const searchRims = (frame: Uint8Array, index: number) => {
+    const rgb = toRgb(frame, geo.width, geo.height, format);
+    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }, [rgb.buffer as ArrayBuffer]).then((rims) => {
       rimSamples.push({ index, rims });
     });
     const tracked = p.finally(() => inflight.delete(tracked));
@@ -97,8 +100,8 @@ export async function extractFeatures(
     geo,
     async (rgb, index) => {
       if (index % sampleStep === 0) {
-        // A copy: the frame itself is transferred to a worker.
-        samples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
+        // A copy (converted to RGB): the frame itself is transferred to a worker.
+        samples.push({ index, t: index / geo.fps, rgb: toRgb(rgb, geo.width, geo.height, format) });
       }
       if (index % rimStep === 0 && index <= movingUntil) searchRims(rgb, index);
       if (window.length === 0) {
