@@ -67,4 +67,19 @@ describe('decode chains', () => {
       expect(feats.reduce((s, f) => s + f.blobs.length, 0)).toBeGreaterThan(0);
     }
   }, 60_000);
+
+  it('delivers the selected frames of a YUV chain also as RGB, identical to the rgb24 chain', async () => {
+    const rgb = await decodeAll('rgb24');
+    const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'yuv444p' });
+    const side: Array<[number, Uint8Array]> = [];
+    let main = 0;
+    const n = await streamFrames(video, geo, () => void main++, undefined, {
+      every: [7, 10],
+      onRgb: (f, i) => side.push([i, f]),
+    });
+    expect(n).toBe(30);
+    expect(main).toBe(30);
+    expect(side.map(([i]) => i)).toEqual([0, 7, 10, 14, 20, 21, 28]);
+    for (const [i, f] of side) expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+  }, 60_000);
 });

@@ -77,17 +77,35 @@ export function chooseGeometry(
 }
 
 /**
- * Streams decoded frames (layout `geo.format`) of a video at the analysis geometry, one frame at a time, so the
- * whole video is never held in memory. `onFrame` may return a promise: reading pauses until it
- * resolves, which gives natural back-pressure against the worker pool.
+ * Extra RGB copies of some frames, exactly as the `rgb24` chain delivers them (ffmpeg scales
+ * and converts those frames alone): every frame whose index is a multiple of one of `every`.
+ * The hoop, rim and court searches read these, so with a YUV chain they see the same pixels as
+ * before; only the per-frame features change layout.
+ */
+export interface RgbSideFrames {
+  every: number[];
+  onRgb: (rgb: Uint8Array, index: number) => void;
+}
+
+/**
+ * Streams decoded frames (layout `geo.format`) of a video at the analysis geometry, one frame at
+ * a time, so the whole video is never held in memory. `onFrame` may return a promise: reading
+ * pauses until it resolves, which gives natural back-pressure against the worker pool. With
+ * `side` (YUV layouts only), the selected frames also arrive as RGB through a second pipe.
  */
 export async function streamFrames(
   path: string,
   geo: DecodeGeometry,
   onFrame: (frame: Uint8Array, index: number) => void | Promise<void>,
   signal?: AbortSignal,
+  side?: RgbSideFrames,
 ): Promise<number> {
   const bytes = frameBytes(geo);
+  const format = geo.format ?? 'rgb24';
+  const withSide = !!side && format !== 'rgb24' && side.every.length > 0;
+  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  const every = withSide ? side!.every.map((k) => Math.max(1, Math.round(k))) : [];
+  const isSide = (i: number) => every.some((k) => i % k === 0);
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -98,19 +116,40 @@ export async function streamFrames(
     path,
     '-an',
     '-sn',
-    '-vf',
-    `fps=${geo.fps},scale=${geo.width}:${geo.height}:flags=area`,
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    geo.format ?? 'rgb24',
-    'pipe:1',
+    ...(withSide
+      ? [
+          // One decode, two outputs: all frames in `format`, and the selected frames scaled
+          // and converted to RGB exactly as the rgb24 chain does. Passthrough sync keeps the
+          // selected frames from being duplicated to fill the gaps.
+          '-filter_complex',
+          `[0:v]fps=${geo.fps},split=2[a][b];[a]${scale}[main];` +
+            `[b]select='${every.map((k) => `not(mod(n\,${k}))`).join('+')}',${scale}[side]`,
+          '-vsync',
+          '0',
+          '-map',
+          '[main]',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          format,
+          'pipe:1',
+          '-map',
+          '[side]',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          'pipe:3',
+        ]
+      : ['-vf', `fps=${geo.fps},${scale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
   ];
-  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe', withSide ? 'pipe' : 'ignore'] });
+  // The side pipe is drained as it comes (a frame every second or so), so ffmpeg never blocks on it.
+  const sideDone = withSide ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb) : null;
   const onAbort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
   let stderr = '';
-  child.stderr.on('data', (b: Buffer) => {
+  child.stderr!.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString()).slice(-4096);
   });
   const exited = new Promise<number | null>((resolve, reject) => {
@@ -121,7 +160,7 @@ export async function streamFrames(
   let frame = new Uint8Array(bytes);
   let filled = 0;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
       let off = 0;
       while (off < chunk.length) {
         const n = Math.min(bytes - filled, chunk.length - off);
@@ -142,7 +181,39 @@ export async function streamFrames(
     if (child.exitCode === null) child.kill('SIGKILL');
   }
   const code = await exited;
+  if (sideDone) await sideDone;
   if (signal?.aborted) throw new Error('analysis aborted');
   if (code !== 0 && index === 0) throw new Error(`ffmpeg decode failed: ${stderr.trim()}`);
   return index;
+}
+
+/** Reads the side pipe's RGB frames; the k-th frame is the k-th index for which `isSide` holds. */
+async function readSide(
+  stream: NodeJS.ReadableStream,
+  bytes: number,
+  isSide: (i: number) => boolean,
+  onRgb: (rgb: Uint8Array, index: number) => void,
+): Promise<void> {
+  let next = 0;
+  let frame = new Uint8Array(bytes);
+  let filled = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let off = 0;
+      while (off < chunk.length) {
+        const n = Math.min(bytes - filled, chunk.length - off);
+        frame.set(chunk.subarray(off, off + n), filled);
+        filled += n;
+        off += n;
+        if (filled === bytes) {
+          while (!isSide(next)) next++;
+          onRgb(frame, next++);
+          frame = new Uint8Array(bytes);
+          filled = 0;
+        }
+      }
+    }
+  } catch {
+    // the process was killed (abort or early stop): the main pipe reports
+  }
 }

@@ -1,6 +1,6 @@
 import type { DecodeGeometry } from './decode';
 import { streamFrames } from './decode';
-import { packedFrameShift, packedLength, toRgb, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
+import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
 
@@ -86,8 +86,7 @@ export async function extractFeatures(
     inflight.add(tracked);
   };
 
-  const searchRims = (frame: Uint8Array, index: number) => {
-    const rgb = toRgb(frame, geo.width, geo.height, format);
+  const searchRims = (rgb: Uint8Array, index: number) => {
     const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }, [rgb.buffer as ArrayBuffer]).then((rims) => {
       rimSamples.push({ index, rims });
     });
@@ -95,15 +94,22 @@ export async function extractFeatures(
     inflight.add(tracked);
   };
 
+  const sideFrame = (rgb: Uint8Array, index: number) => {
+    const sample = index % sampleStep === 0;
+    const rims = index % rimStep === 0 && index <= movingUntil;
+    if (sample) samples.push({ index, t: index / geo.fps, rgb });
+    if (rims) searchRims(sample ? rgb.slice() : rgb, index);
+  };
+
   const frameCount = await streamFrames(
     path,
     geo,
     async (rgb, index) => {
-      if (index % sampleStep === 0) {
-        // A copy (converted to RGB): the frame itself is transferred to a worker.
-        samples.push({ index, t: index / geo.fps, rgb: toRgb(rgb, geo.width, geo.height, format) });
+      // RGB frames for the hoop, rim and court searches: copies of the frames of the rgb24 chain
+      // (the frame itself is transferred to a worker), from the side pipe for a YUV chain.
+      if (format === 'rgb24' && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) {
+        sideFrame(rgb.slice(), index);
       }
-      if (index % rimStep === 0 && index <= movingUntil) searchRims(rgb, index);
       if (window.length === 0) {
         window = [rgb, rgb];
         windowStart = index;
@@ -123,6 +129,7 @@ export async function extractFeatures(
       }
     },
     opts.signal,
+    { every: [sampleStep, rimStep], onRgb: sideFrame },
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);

@@ -409,6 +409,13 @@ export function motionMask(
   return T;
 }
 
+/**
+ * Integer upper bound of 64 · {@link rgbDiff}: KY3I·|ΔY| + KUVI·(|ΔU| + |ΔV|) with the
+ * coefficients 64 · 3 · KY and 64 · max(KGU + KBU, KRV + KGV) rounded up (small-integer maths).
+ */
+const KY3I = Math.ceil(64 * 3 * KY);
+const KUVI = Math.ceil(64 * Math.max(KGU + KBU, KRV + KGV));
+
 /** |ΔR| + |ΔG| + |ΔB| of a colour change given as ΔY, ΔU, ΔV (BT.601, linear). */
 function rgbDiff(dY: number, dU: number, dV: number): number {
   const yy = KY * dY;
@@ -454,6 +461,7 @@ function motionMaskYuv(
   const mxe = Math.min(mw, (xe + 1) >> 1);
   // Chroma index step per mask pixel (2 luma pixels).
   const cstep = cs ? 1 : 2;
+  const TI = Math.floor(64 * T);
   for (let my = 1; my < mh - 1; my++) {
     const y = my * 2;
     const py = y - sp.dy;
@@ -471,8 +479,17 @@ function motionMaskYuv(
       const yv = cur[a];
       const uv = cur[U + ca];
       const vv = cur[V + ca];
-      if (rgbDiff(yv - prev[b], uv - prev[U + cb], vv - prev[V + cb]) <= T) continue;
-      if (rgbDiff(yv - next[c], uv - next[U + cc], vv - next[V + cc]) <= T) continue;
+      let dY = yv - prev[b];
+      let dU = uv - prev[U + cb];
+      let dV = vv - prev[V + cb];
+      // Cheap upper bound of the RGB distance first: most pixels are still.
+      if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
+      if (rgbDiff(dY, dU, dV) <= T) continue;
+      dY = yv - next[c];
+      dU = uv - next[U + cc];
+      dV = vv - next[V + cc];
+      if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
+      if (rgbDiff(dY, dU, dV) <= T) continue;
       const o = rowMask + mx;
       mask[o] = 1;
       list[count++] = o;
