@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
+import { defaultFrameFormat } from './decode';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
 import type { AnalysisResult, ShotAction } from './types';
@@ -22,6 +23,8 @@ interface Row {
   cpuS: number;
   /** CPU seconds of the bare decode. */
   decodeCpuS: number;
+  /** Of `cpuS`, the CPU seconds of the child processes (ffmpeg's decode chain, ffprobe). */
+  childCpuS: number;
   analysisRes: string;
 }
 
@@ -47,6 +50,8 @@ const cpuSince = (a: { self: number; children: number }) => {
   const b = cpuSeconds();
   return b.self - a.self + (b.children - a.children);
 };
+
+const childCpuSince = (a: { self: number; children: number }) => cpuSeconds().children - a.children;
 
 /** Wall and CPU time of a bare `ffmpeg -i X -f null -` decode: the floor any analysis of the file pays. */
 async function bareDecode(file: string): Promise<{ wallS: number; cpuS: number }> {
@@ -93,6 +98,7 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     const c0 = cpuSeconds();
     const res = await analyseVideo(file, {});
     const cpuS = cpuSince(c0);
+    const childCpuS = childCpuSince(c0);
     const wallS = (performance.now() - t0) / 1000;
     const bare = await bareDecode(file);
     const score = scoreClip(clip, res);
@@ -105,6 +111,7 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
       decodeS: bare.wallS,
       cpuS,
       decodeCpuS: bare.cpuS,
+      childCpuS,
       analysisRes: res.stats ? `${res.stats.analysisWidth}x${res.stats.analysisHeight}@${Math.round(res.stats.analysisFps)}` : '',
     };
     rows.push(row);
@@ -132,6 +139,7 @@ function header(): void {
       'xDecode',
       'cpu/s',
       'xDecCPU',
+      'ffCPU',
       'analysis',
     ].join('  '),
   );
@@ -155,6 +163,7 @@ function printRow(r: Row): void {
       (r.wallS / r.decodeS).toFixed(2).padStart(7),
       (r.cpuS / r.duration).toFixed(3).padStart(5),
       (r.cpuS / r.decodeCpuS).toFixed(2).padStart(7),
+      (r.childCpuS / r.decodeCpuS).toFixed(2).padStart(5),
       r.analysisRes,
     ].join('  '),
   );
@@ -169,6 +178,7 @@ function total(set: string, rows: Row[]): void {
   const dec = rs.reduce((a, r) => a + r.decodeS, 0);
   const cpu = rs.reduce((a, r) => a + r.cpuS, 0);
   const decCpu = rs.reduce((a, r) => a + r.decodeCpuS, 0);
+  const childCpu = rs.reduce((a, r) => a + r.childCpuS, 0);
   console.log(
     [
       set.padEnd(6),
@@ -185,6 +195,7 @@ function total(set: string, rows: Row[]): void {
       (wall / dec).toFixed(2).padStart(7),
       (cpu / dur).toFixed(3).padStart(5),
       (cpu / decCpu).toFixed(2).padStart(7),
+      (childCpu / decCpu).toFixed(2).padStart(5),
     ].join('  '),
   );
 }
@@ -207,7 +218,9 @@ async function main(): Promise<void> {
   console.log('bench:analysis — shot recall/precision (rim-arrival match ≤ 1.0 s, one-to-one), made/missed accuracy on matched shots,');
   console.log('points accuracy where labelled, scorer-team accuracy (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode');
   console.log('(xDecode: wall time ratio; cpu/s: CPU seconds of the analysis per video second, this process with its threads and ffmpeg;');
-  console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine).\n');
+  console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine;');
+  console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');
+  console.log(`decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p)\n`);
   header();
   if (!noSynth) {
     const synth = await syntheticFolder().catch((err: unknown) => {

@@ -8,6 +8,49 @@ export interface DecodeGeometry {
   height: number;
   /** Analysis frame rate (frames per second of file time). */
   fps: number;
+  /** Pixel layout of the frames ffmpeg delivers (see {@link FrameFormat}); `rgb24` when absent. */
+  format?: FrameFormat;
+  /** ffmpeg decoding threads (0 = ffmpeg's default); see {@link decodeThreads}. */
+  threads?: number;
+}
+
+/**
+ * Pixel layout of the analysis frames:
+ * - `rgb24`: interleaved RGB; ffmpeg scales and converts to RGB (the original chain).
+ * - `yuv444p`: planar Y, U, V at the analysis size. ffmpeg only scales (no colour conversion),
+ *   and the chroma keeps the resolution the `rgb24` chain had (a 4:2:0 source scaled 2× down has
+ *   its chroma at the analysis size); the features convert to RGB where they need colour.
+ * - `yuv420p`: planar Y plus U and V at half the analysis size each way: the cheapest chain (half
+ *   the pipe), but the chroma of a small ball is then 2×2 coarser.
+ */
+export type FrameFormat = 'rgb24' | 'yuv444p' | 'yuv420p';
+
+/**
+ * The decode chain used when the caller does not choose one: `SWISH_DECODE_CHAIN` (one of the
+ * {@link FrameFormat} values) overrides it, so that the old and the new chain can be compared on
+ * the same code (`SWISH_DECODE_CHAIN=rgb24 npm run bench:analysis`).
+ */
+export const DEFAULT_FRAME_FORMAT: FrameFormat = 'rgb24';
+
+export function defaultFrameFormat(): FrameFormat {
+  const env = process.env.SWISH_DECODE_CHAIN;
+  return env === 'rgb24' || env === 'yuv444p' || env === 'yuv420p' ? env : DEFAULT_FRAME_FORMAT;
+}
+
+/** Bytes of one analysis frame. */
+export function frameBytes(geo: Pick<DecodeGeometry, 'width' | 'height' | 'format'>): number {
+  const n = geo.width * geo.height;
+  return geo.format === 'yuv420p' ? n + 2 * ((geo.width >> 1) * (geo.height >> 1)) : n * 3;
+}
+
+/**
+ * ffmpeg decoding threads for a source: one up to 720p. Frame-threaded decoding costs ~30–40 %
+ * more CPU for the same (bit-exact) frames, and on two cores the worker threads use the other
+ * core; a single thread decodes 720p30 faster than real time many times over. Larger sources
+ * get two threads so that the decode does not become the wall-clock bottleneck.
+ */
+export function decodeThreads(src: { width: number; height: number }): number {
+  return src.width * src.height <= 1280 * 720 * 1.05 ? 1 : 2;
 }
 
 /**
@@ -17,50 +60,96 @@ export interface DecodeGeometry {
  */
 export function chooseGeometry(
   src: { width: number; height: number; fps: number },
-  opts: { maxSide?: number; maxFps?: number } = {},
+  opts: { maxSide?: number; maxFps?: number; format?: FrameFormat } = {},
 ): DecodeGeometry {
   const maxSide = opts.maxSide ?? 640;
   const maxFps = opts.maxFps ?? 30;
   const scale = Math.min(1, maxSide / Math.max(src.width, src.height));
   const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
   const fps = src.fps > 0 ? Math.min(src.fps, maxFps) : maxFps;
-  return { width: even(src.width * scale), height: even(src.height * scale), fps };
+  return {
+    width: even(src.width * scale),
+    height: even(src.height * scale),
+    fps,
+    format: opts.format ?? defaultFrameFormat(),
+    threads: decodeThreads(src),
+  };
 }
 
 /**
- * Streams decoded RGB24 frames of a video at the analysis geometry, one frame at a time, so the
- * whole video is never held in memory. `onFrame` may return a promise: reading pauses until it
- * resolves, which gives natural back-pressure against the worker pool.
+ * Extra RGB copies of some frames, exactly as the `rgb24` chain delivers them (ffmpeg scales
+ * and converts those frames alone): every frame whose index is a multiple of one of `every`.
+ * The hoop, rim and court searches read these, so with a YUV chain they see the same pixels as
+ * before; only the per-frame features change layout.
+ */
+export interface RgbSideFrames {
+  every: number[];
+  onRgb: (rgb: Uint8Array, index: number) => void;
+}
+
+/**
+ * Streams decoded frames (layout `geo.format`) of a video at the analysis geometry, one frame at
+ * a time, so the whole video is never held in memory. `onFrame` may return a promise: reading
+ * pauses until it resolves, which gives natural back-pressure against the worker pool. With
+ * `side` (YUV layouts only), the selected frames also arrive as RGB through a second pipe.
  */
 export async function streamFrames(
   path: string,
   geo: DecodeGeometry,
-  onFrame: (rgb: Uint8Array, index: number) => void | Promise<void>,
+  onFrame: (frame: Uint8Array, index: number) => void | Promise<void>,
   signal?: AbortSignal,
+  side?: RgbSideFrames,
 ): Promise<number> {
-  const frameBytes = geo.width * geo.height * 3;
+  const bytes = frameBytes(geo);
+  const format = geo.format ?? 'rgb24';
+  const withSide = !!side && format !== 'rgb24' && side.every.length > 0;
+  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  const every = withSide ? side!.every.map((k) => Math.max(1, Math.round(k))) : [];
+  const isSide = (i: number) => every.some((k) => i % k === 0);
   const args = [
     '-hide_banner',
     '-loglevel',
     'error',
     '-nostdin',
+    ...(geo.threads ? ['-threads', String(geo.threads)] : []),
     '-i',
     path,
     '-an',
     '-sn',
-    '-vf',
-    `fps=${geo.fps},scale=${geo.width}:${geo.height}:flags=area`,
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'rgb24',
-    'pipe:1',
+    ...(withSide
+      ? [
+          // One decode, two outputs: all frames in `format`, and the selected frames scaled
+          // and converted to RGB exactly as the rgb24 chain does. Passthrough sync keeps the
+          // selected frames from being duplicated to fill the gaps.
+          '-filter_complex',
+          `[0:v]fps=${geo.fps},split=2[a][b];[a]${scale}[main];` +
+            `[b]select='${every.map((k) => `not(mod(n\,${k}))`).join('+')}',${scale}[side]`,
+          '-vsync',
+          '0',
+          '-map',
+          '[main]',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          format,
+          'pipe:1',
+          '-map',
+          '[side]',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          'pipe:3',
+        ]
+      : ['-vf', `fps=${geo.fps},${scale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
   ];
-  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe', withSide ? 'pipe' : 'ignore'] });
+  // The side pipe is drained as it comes (a frame every second or so), so ffmpeg never blocks on it.
+  const sideDone = withSide ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb) : null;
   const onAbort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
   let stderr = '';
-  child.stderr.on('data', (b: Buffer) => {
+  child.stderr!.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString()).slice(-4096);
   });
   const exited = new Promise<number | null>((resolve, reject) => {
@@ -68,19 +157,19 @@ export async function streamFrames(
     child.on('close', (code) => resolve(code));
   });
   let index = 0;
-  let frame = new Uint8Array(frameBytes);
+  let frame = new Uint8Array(bytes);
   let filled = 0;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
       let off = 0;
       while (off < chunk.length) {
-        const n = Math.min(frameBytes - filled, chunk.length - off);
+        const n = Math.min(bytes - filled, chunk.length - off);
         frame.set(chunk.subarray(off, off + n), filled);
         filled += n;
         off += n;
-        if (filled === frameBytes) {
+        if (filled === bytes) {
           const full = frame;
-          frame = new Uint8Array(frameBytes);
+          frame = new Uint8Array(bytes);
           filled = 0;
           await onFrame(full, index++);
           if (signal?.aborted) throw new Error('analysis aborted');
@@ -92,7 +181,39 @@ export async function streamFrames(
     if (child.exitCode === null) child.kill('SIGKILL');
   }
   const code = await exited;
+  if (sideDone) await sideDone;
   if (signal?.aborted) throw new Error('analysis aborted');
   if (code !== 0 && index === 0) throw new Error(`ffmpeg decode failed: ${stderr.trim()}`);
   return index;
+}
+
+/** Reads the side pipe's RGB frames; the k-th frame is the k-th index for which `isSide` holds. */
+async function readSide(
+  stream: NodeJS.ReadableStream,
+  bytes: number,
+  isSide: (i: number) => boolean,
+  onRgb: (rgb: Uint8Array, index: number) => void,
+): Promise<void> {
+  let next = 0;
+  let frame = new Uint8Array(bytes);
+  let filled = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let off = 0;
+      while (off < chunk.length) {
+        const n = Math.min(bytes - filled, chunk.length - off);
+        frame.set(chunk.subarray(off, off + n), filled);
+        filled += n;
+        off += n;
+        if (filled === bytes) {
+          while (!isSide(next)) next++;
+          onRgb(frame, next++);
+          frame = new Uint8Array(bytes);
+          filled = 0;
+        }
+      }
+    }
+  } catch {
+    // the process was killed (abort or early stop): the main pipe reports
+  }
 }

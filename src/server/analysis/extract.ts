@@ -8,6 +8,7 @@ import type { WorkerPool } from './pool';
 export interface SampledFrame {
   index: number;
   t: number;
+  /** Interleaved RGB, whatever the decode chain delivers. */
   rgb: Uint8Array;
 }
 
@@ -54,6 +55,7 @@ export async function extractFeatures(
   const samples: SampledFrame[] = [];
   const rimSamples: RimSample[] = [];
   const rimStep = Math.max(1, Math.round(geo.fps));
+  const format = geo.format ?? 'rgb24';
   let movingUntil = -1;
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
@@ -71,7 +73,7 @@ export async function extractFeatures(
     const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
     const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
     const p = pool
-      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex }, transfer)
+      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex, format }, transfer)
       .then((r) => {
         results[slot] = r;
         const n = packedLength(r);
@@ -85,22 +87,29 @@ export async function extractFeatures(
   };
 
   const searchRims = (rgb: Uint8Array, index: number) => {
-    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }).then((rims) => {
+    const p = pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }, [rgb.buffer as ArrayBuffer]).then((rims) => {
       rimSamples.push({ index, rims });
     });
     const tracked = p.finally(() => inflight.delete(tracked));
     inflight.add(tracked);
   };
 
+  const sideFrame = (rgb: Uint8Array, index: number) => {
+    const sample = index % sampleStep === 0;
+    const rims = index % rimStep === 0 && index <= movingUntil;
+    if (sample) samples.push({ index, t: index / geo.fps, rgb });
+    if (rims) searchRims(sample ? rgb.slice() : rgb, index);
+  };
+
   const frameCount = await streamFrames(
     path,
     geo,
     async (rgb, index) => {
-      if (index % sampleStep === 0) {
-        // A copy: the frame itself is transferred to a worker.
-        samples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
+      // RGB frames for the hoop, rim and court searches: copies of the frames of the rgb24 chain
+      // (the frame itself is transferred to a worker), from the side pipe for a YUV chain.
+      if (format === 'rgb24' && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) {
+        sideFrame(rgb.slice(), index);
       }
-      if (index % rimStep === 0 && index <= movingUntil) searchRims(rgb, index);
       if (window.length === 0) {
         window = [rgb, rgb];
         windowStart = index;
@@ -120,6 +129,7 @@ export async function extractFeatures(
       }
     },
     opts.signal,
+    { every: [sampleStep, rimStep], onRgb: sideFrame },
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);

@@ -9,8 +9,10 @@ import {
   packFeatures,
   packedLength,
   smallGray,
+  toRgb,
   unpackFeatures,
   GRID,
+  type FrameFormat,
 } from './frame-features';
 
 const W = 160;
@@ -192,5 +194,81 @@ describe('packed features', () => {
     const runs = [packFeatures(feats.slice(0, half)), packFeatures(feats.slice(half))];
     expect(runs.map(packedLength)).toEqual([half, feats.length - half]);
     expect(unpackFeatures(runs)).toEqual(feats);
+  });
+});
+
+/** An RGB frame as planar YUV (BT.601 limited range, rounded; 4:2:0 chroma = mean of each 2×2 block). */
+function toYuv(rgb: Uint8Array, w: number, h: number, fmt: 'yuv444p' | 'yuv420p'): Uint8Array {
+  const n = w * h;
+  const Y = new Float64Array(n);
+  const U = new Float64Array(n);
+  const V = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const [r, g, b] = [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]];
+    Y[i] = 16 + 0.257 * r + 0.504 * g + 0.098 * b;
+    U[i] = 128 - 0.148 * r - 0.291 * g + 0.439 * b;
+    V[i] = 128 + 0.439 * r - 0.368 * g - 0.071 * b;
+  }
+  if (fmt === 'yuv444p') {
+    const out = new Uint8Array(3 * n);
+    for (let i = 0; i < n; i++) [out[i], out[n + i], out[2 * n + i]] = [Y[i], U[i], V[i]].map(Math.round);
+    return out;
+  }
+  const cw = w >> 1;
+  const ch = h >> 1;
+  const out = new Uint8Array(n + 2 * cw * ch);
+  for (let i = 0; i < n; i++) out[i] = Math.round(Y[i]);
+  for (let y = 0; y < ch; y++)
+    for (let x = 0; x < cw; x++) {
+      const q = [2 * y * w + 2 * x, 2 * y * w + 2 * x + 1, (2 * y + 1) * w + 2 * x, (2 * y + 1) * w + 2 * x + 1];
+      out[n + y * cw + x] = Math.round(q.reduce((a, i) => a + U[i], 0) / 4);
+      out[n + cw * ch + y * cw + x] = Math.round(q.reduce((a, i) => a + V[i], 0) / 4);
+    }
+  return out;
+}
+
+describe('planar YUV frames', () => {
+  const orange: [number, number, number] = [220, 110, 40];
+  const scene = (i: number) => frame([0, 0, 0], (x, y) => disc(30 + 12 * i, 50 - 3 * i, 6, orange)(x, y) ?? texture(x - 2 * i, y));
+
+  it('converts back to RGB within rounding of the BT.601 matrix', () => {
+    const rgb = scene(0);
+    for (const fmt of ['yuv444p', 'yuv420p'] as const) {
+      const back = toRgb(toYuv(rgb, W, H, fmt), W, H, fmt);
+      let worst = 0;
+      let sum = 0;
+      for (let i = 0; i < rgb.length; i++) {
+        const d = Math.abs(back[i] - rgb[i]);
+        sum += d;
+        worst = Math.max(worst, d);
+      }
+      // 4:4:4 is exact up to rounding; 4:2:0 loses chroma detail at the disc's edge only.
+      if (fmt === 'yuv444p') expect(worst).toBeLessThanOrEqual(3);
+      expect(sum / rgb.length).toBeLessThan(fmt === 'yuv444p' ? 1 : 2);
+    }
+  });
+
+  it('give the camera shift, the moving ball and its colour as the RGB frames do', () => {
+    const rgbFrames = [0, 1, 2, 3, 4, 5].map(scene);
+    const want = computeRun(rgbFrames, W, H, 0, makeScratch(W, H));
+    const ball = (f: (typeof want)[number]) => f.blobs.find((b) => b.area >= 40 && b.area <= 200);
+    for (const fmt of ['yuv444p', 'yuv420p'] as FrameFormat[]) {
+      const frames = rgbFrames.map((f) => toYuv(f, W, H, fmt as 'yuv444p' | 'yuv420p'));
+      const got = computeRun(frames, W, H, 0, makeScratch(W, H), fmt);
+      expect(got).toHaveLength(want.length);
+      got.forEach((g, i) => {
+        expect([g.dx, g.dy]).toEqual([want[i].dx, want[i].dy]);
+        // The residual is luma-only on YUV frames (in colour-sum units): close, not equal.
+        expect(Math.abs(g.shiftResidual - want[i].shiftResidual)).toBeLessThan(6);
+        const a = ball(want[i]);
+        const b = ball(g);
+        expect(a).toBeDefined();
+        expect(b).toBeDefined();
+        expect(Math.abs(b!.x - a!.x)).toBeLessThan(1.5);
+        expect(Math.abs(b!.y - a!.y)).toBeLessThan(1.5);
+        expect(b!.ballColour).toBeGreaterThan(0.8);
+        expect(Math.abs(b!.r - a!.r) + Math.abs(b!.g - a!.g) + Math.abs(b!.b - a!.b)).toBeLessThan(fmt === 'yuv444p' ? 6 : 70); // 4:2:0 mixes the edge pixels' chroma with the background
+      });
+    }
   });
 });

@@ -3,6 +3,63 @@
  * colour statistics, and a coarse motion grid. Pure typed-array code, no allocation per pixel.
  */
 
+import type { FrameFormat } from './decode';
+
+export type { FrameFormat };
+
+/*
+ * Frames arrive as interleaved RGB (`rgb24`) or planar YUV (`yuv444p`, `yuv420p`; see decode.ts).
+ * Grey work (camera shift) uses luma alone on YUV frames, scaled to colour-sum units
+ * (R + G + B ≈ 3 · 1.164 · Y). Colour work converts YUV to RGB with the BT.601 limited-range
+ * matrix (what ffmpeg uses for untagged video), so every colour threshold keeps its meaning;
+ * colour differences are converted linearly (ΔR, ΔG, ΔB from ΔY, ΔU, ΔV).
+ */
+const KY = 1.164;
+const KRV = 1.596;
+const KGU = 0.391;
+const KGV = 0.813;
+const KBU = 2.018;
+/** R + G + B per luma level. */
+const GREY = 3 * KY;
+
+/** Plane layout of a YUV frame: offsets of U and V, chroma row length, chroma subsampling shift. */
+interface Planes {
+  u: number;
+  v: number;
+  cw: number;
+  cs: 0 | 1;
+}
+
+function planes(width: number, height: number, fmt: FrameFormat): Planes {
+  const n = width * height;
+  if (fmt === 'yuv420p') return { u: n, v: n + (width >> 1) * (height >> 1), cw: width >> 1, cs: 1 };
+  return { u: n, v: 2 * n, cw: width, cs: 0 };
+}
+
+const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+
+/** Converts a frame of any {@link FrameFormat} to interleaved RGB (a copy for RGB input). */
+export function toRgb(frame: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): Uint8Array {
+  if (fmt === 'rgb24') return frame.slice();
+  const out = new Uint8Array(width * height * 3);
+  const pl = planes(width, height, fmt);
+  for (let y = 0; y < height; y++) {
+    const crow = (y >> pl.cs) * pl.cw;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const ci = crow + (x >> pl.cs);
+      const yy = KY * (frame[i] - 16);
+      const u = frame[pl.u + ci] - 128;
+      const v = frame[pl.v + ci] - 128;
+      const o = i * 3;
+      out[o] = clamp255(yy + KRV * v);
+      out[o + 1] = clamp255(yy - KGU * u - KGV * v);
+      out[o + 2] = clamp255(yy + KBU * u);
+    }
+  }
+  return out;
+}
+
 /** A connected region of moving pixels in one frame (analysis-resolution pixels). */
 export interface MotionBlob {
   /** Centroid x, y. */
@@ -56,11 +113,24 @@ export interface SmallGray {
 
 const SMALL = 4;
 
-/** Downsamples an RGB frame by 4 into grey (sum of channels), for cheap global matching. */
-export function smallGray(rgb: Uint8Array, width: number, height: number): SmallGray {
+/** Downsamples a frame by 4 into grey (sum of channels; scaled luma for YUV), for cheap global matching. */
+export function smallGray(rgb: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): SmallGray {
   const w = Math.floor(width / SMALL);
   const h = Math.floor(height / SMALL);
   const data = new Float32Array(w * h);
+  if (fmt !== 'rgb24') {
+    const k = GREY / 4;
+    for (let y = 0; y < h; y++) {
+      let p = y * SMALL * width;
+      const q0 = p + 2 * width;
+      const o = y * w;
+      for (let x = 0; x < w; x++, p += SMALL) {
+        const q = q0 + x * SMALL;
+        data[o + x] = (rgb[p] + rgb[p + 2] + rgb[q] + rgb[q + 2]) * k;
+      }
+    }
+    return { data, w, h };
+  }
   const row2 = 2 * width * 3;
   for (let y = 0; y < h; y++) {
     let p = y * SMALL * width * 3;
@@ -118,7 +188,16 @@ function firstOnGrid(start: number, step: number, lo: number): number {
  * and `prev` shifted by (dx, dy), over the grid points whose shifted position is inside the
  * frame. `limit` as in {@link smallSad}.
  */
-function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number, limit = Infinity): number {
+function fullSad(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  width: number,
+  height: number,
+  dx: number,
+  dy: number,
+  limit = Infinity,
+  fmt: FrameFormat = 'rgb24',
+): number {
   const m = 16;
   const step = 6;
   const ys = firstOnGrid(m, step, dy);
@@ -128,6 +207,18 @@ function fullSad(prev: Uint8Array, cur: Uint8Array, width: number, height: numbe
   const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
   if (!n) return Infinity;
   const stop = stopAt(limit, n);
+  if (fmt !== 'rgb24') {
+    // Luma only, in colour-sum units.
+    const lstop = stop / GREY;
+    const loff = dy * width + dx;
+    let s = 0;
+    for (let y = ys; y < ye; y += step) {
+      const end = y * width + xe;
+      for (let a = y * width + xs; a < end; a += step) s += Math.abs(cur[a] - prev[a - loff]);
+      if (s > lstop) return Infinity;
+    }
+    return (s * GREY) / n;
+  }
   const off = (dy * width + dx) * 3;
   let s = 0;
   for (let y = ys; y < ye; y += step) {
@@ -153,6 +244,7 @@ export function estimateShift(
   sCur: SmallGray,
   width: number,
   height: number,
+  fmt: FrameFormat = 'rgb24',
 ): { dx: number; dy: number; residual: number } {
   let bx = 0;
   let by = 0;
@@ -177,7 +269,7 @@ export function estimateShift(
   }
   let fx = bx * SMALL;
   let fy = by * SMALL;
-  let fv = fullSad(prev, cur, width, height, fx, fy);
+  let fv = fullSad(prev, cur, width, height, fx, fy, Infinity, fmt);
   const seen = new Map<number, number>([[fx * 1000 + fy, fv]]);
   for (let iter = 0; iter < 8; iter++) {
     const cx = fx;
@@ -189,7 +281,7 @@ export function estimateShift(
         if (v === undefined) {
           // Infinity when certainly not better than the current best; the best only drops, so a
           // cached Infinity stays a correct answer for later centres.
-          v = fullSad(prev, cur, width, height, cx + dx, cy + dy, fv - 0.25);
+          v = fullSad(prev, cur, width, height, cx + dx, cy + dy, fv - 0.25, fmt);
           seen.set(key, v);
         }
         if (v < fv - 0.25) {
@@ -202,7 +294,7 @@ export function estimateShift(
     if (fx === cx && fy === cy) break;
   }
   let zero = seen.get(0);
-  if (zero === undefined || zero === Infinity) zero = fullSad(prev, cur, width, height, 0, 0, fv + 0.25);
+  if (zero === undefined || zero === Infinity) zero = fullSad(prev, cur, width, height, 0, 0, fv + 0.25, fmt);
   const fb = zero <= fv + 0.25 ? { dx: 0, dy: 0, v: zero } : { dx: fx, dy: fy, v: fv };
   return { dx: fb.dx, dy: fb.dy, residual: fb.v };
 }
@@ -266,7 +358,9 @@ export function motionMask(
   sp: { dx: number; dy: number },
   sn: { dx: number; dy: number },
   sc: Scratch,
+  fmt: FrameFormat = 'rgb24',
 ): number {
+  if (fmt !== 'rgb24') return motionMaskYuv(prev, cur, next, width, height, sp, sn, sc, planes(width, height, fmt));
   let acc = 0;
   let cnt = 0;
   for (let y = 8; y < height - 8; y += 7) {
@@ -316,6 +410,96 @@ export function motionMask(
 }
 
 /**
+ * Integer upper bound of 64 · {@link rgbDiff}: KY3I·|ΔY| + KUVI·(|ΔU| + |ΔV|) with the
+ * coefficients 64 · 3 · KY and 64 · max(KGU + KBU, KRV + KGV) rounded up (small-integer maths).
+ */
+const KY3I = Math.ceil(64 * 3 * KY);
+const KUVI = Math.ceil(64 * Math.max(KGU + KBU, KRV + KGV));
+
+/** |ΔR| + |ΔG| + |ΔB| of a colour change given as ΔY, ΔU, ΔV (BT.601, linear). */
+function rgbDiff(dY: number, dU: number, dV: number): number {
+  const yy = KY * dY;
+  const r = yy + KRV * dV;
+  const g = yy - KGU * dU - KGV * dV;
+  const b = yy + KBU * dU;
+  return (r < 0 ? -r : r) + (g < 0 ? -g : g) + (b < 0 ? -b : b);
+}
+
+/** {@link motionMask} on planar YUV frames: the same test, the RGB distance computed from ΔY, ΔU, ΔV. */
+function motionMaskYuv(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  next: Uint8Array,
+  width: number,
+  height: number,
+  sp: { dx: number; dy: number },
+  sn: { dx: number; dy: number },
+  sc: Scratch,
+  pl: Planes,
+): number {
+  const { u: U, v: V, cw, cs } = pl;
+  let acc = 0;
+  let cnt = 0;
+  for (let y = 8; y < height - 8; y += 7) {
+    for (let x = 8; x < width - 8; x += 7) {
+      const py = Math.min(height - 1, Math.max(0, y - sp.dy));
+      const px = Math.min(width - 1, Math.max(0, x - sp.dx));
+      const ca = (y >> cs) * cw + (x >> cs);
+      const cb = (py >> cs) * cw + (px >> cs);
+      acc += rgbDiff(cur[y * width + x] - prev[py * width + px], cur[U + ca] - prev[U + cb], cur[V + ca] - prev[V + cb]);
+      cnt++;
+    }
+  }
+  const noise = cnt ? acc / cnt : 0;
+  const T = Math.max(40, Math.min(120, 4 * noise));
+  const { mask, list, mw, mh } = sc;
+  for (let k = 0; k < sc.count; k++) mask[list[k]] = 0;
+  let count = 0;
+  const xs = Math.max(2, sp.dx, -sn.dx);
+  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
+  const mxs = (xs + 1) >> 1;
+  const mxe = Math.min(mw, (xe + 1) >> 1);
+  // Chroma index step per mask pixel (2 luma pixels).
+  const cstep = cs ? 1 : 2;
+  const TI = Math.floor(64 * T);
+  for (let my = 1; my < mh - 1; my++) {
+    const y = my * 2;
+    const py = y - sp.dy;
+    const ny = y + sn.dy;
+    if (py < 0 || py >= height || ny < 0 || ny >= height) continue;
+    const x0 = mxs * 2;
+    let a = y * width + x0;
+    let b = py * width + x0 - sp.dx;
+    let c = ny * width + x0 + sn.dx;
+    let ca = (y >> cs) * cw + (x0 >> cs);
+    let cb = (py >> cs) * cw + ((x0 - sp.dx) >> cs);
+    let cc = (ny >> cs) * cw + ((x0 + sn.dx) >> cs);
+    const rowMask = my * mw;
+    for (let mx = mxs; mx < mxe; mx++, a += 2, b += 2, c += 2, ca += cstep, cb += cstep, cc += cstep) {
+      const yv = cur[a];
+      const uv = cur[U + ca];
+      const vv = cur[V + ca];
+      let dY = yv - prev[b];
+      let dU = uv - prev[U + cb];
+      let dV = vv - prev[V + cb];
+      // Cheap upper bound of the RGB distance first: most pixels are still.
+      if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
+      if (rgbDiff(dY, dU, dV) <= T) continue;
+      dY = yv - next[c];
+      dU = uv - next[U + cc];
+      dV = vv - next[V + cc];
+      if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
+      if (rgbDiff(dY, dU, dV) <= T) continue;
+      const o = rowMask + mx;
+      mask[o] = 1;
+      list[count++] = o;
+    }
+  }
+  sc.count = count;
+  return T;
+}
+
+/**
  * Labels 8-connected components of the half-resolution motion mask with union-find (visiting
  * only the listed moving pixels) and returns per-component statistics in full-resolution
  * pixels (area, bounding box, centroid, colour fractions). Also fills the coarse motion grid.
@@ -327,7 +511,28 @@ export function extractBlobs(
   grid: Uint16Array,
   gridW: number,
   maxBlobs = 160,
+  fmt: FrameFormat = 'rgb24',
+  height = rgb.length / 3 / width,
 ): MotionBlob[] {
+  const pl = fmt === 'rgb24' ? null : planes(width, height, fmt);
+  /** RGB of the pixel (x, y) into `px` (converted from YUV when needed). */
+  const px = [0, 0, 0];
+  const pixel = (x: number, y: number) => {
+    if (!pl) {
+      const p = (y * width + x) * 3;
+      px[0] = rgb[p];
+      px[1] = rgb[p + 1];
+      px[2] = rgb[p + 2];
+      return;
+    }
+    const ci = (y >> pl.cs) * pl.cw + (x >> pl.cs);
+    const yy = KY * (rgb[y * width + x] - 16);
+    const u = rgb[pl.u + ci] - 128;
+    const v = rgb[pl.v + ci] - 128;
+    px[0] = clamp255(yy + KRV * v);
+    px[1] = clamp255(yy - KGU * u - KGV * v);
+    px[2] = clamp255(yy + KBU * u);
+  };
   const { mask, labels, list, count, mw } = sc;
   const parent: number[] = [0];
   const find = (i: number): number => {
@@ -397,10 +602,10 @@ export function extractBlobs(
     if (y < y0[k]) y0[k] = y;
     if (x >= x1[k]) x1[k] = x + 1;
     if (y >= y1[k]) y1[k] = y + 1;
-    const p = (y * 2 * width + x * 2) * 3;
-    const r = rgb[p];
-    const g = rgb[p + 1];
-    const b = rgb[p + 2];
+    pixel(x * 2, y * 2);
+    const r = px[0];
+    const g = px[1];
+    const b = px[2];
     sr[k] += r;
     sg[k] += g;
     sb[k] += b;
@@ -412,7 +617,6 @@ export function extractBlobs(
   const tb = new Float64Array(m);
   const tn = new Float64Array(m);
   for (let k = 0; k < m; k++) tn[k] = area[k] >= 40 && y1[k] - y0[k] >= 10 ? 0 : -1;
-  const height = rgb.length / 3 / width;
   for (let k = 0; k < m; k++) {
     if (tn[k] < 0) continue;
     const h = (y1[k] - y0[k]) * 2;
@@ -423,10 +627,10 @@ export function extractBlobs(
     const xb = Math.min(width, Math.round(x0[k] * 2 + 0.7 * wd) + 1);
     for (let y = ya; y < yb; y += 2) {
       for (let x = xa; x < xb; x += 2) {
-        const p = (y * width + x) * 3;
-        tr[k] += rgb[p];
-        tg[k] += rgb[p + 1];
-        tb[k] += rgb[p + 2];
+        pixel(x, y);
+        tr[k] += px[0];
+        tg[k] += px[1];
+        tb[k] += px[2];
         tn[k]++;
       }
     }
@@ -468,14 +672,15 @@ export function computeRun(
   height: number,
   firstIndex: number,
   scratch: Scratch,
+  fmt: FrameFormat = 'rgb24',
 ): FrameFeatures[] {
-  const smalls = frames.map((f) => smallGray(f, width, height));
+  const smalls = frames.map((f) => smallGray(f, width, height, fmt));
   const shifts: Array<{ dx: number; dy: number; residual: number }> = [{ dx: 0, dy: 0, residual: 0 }];
   for (let i = 1; i < frames.length; i++) {
     shifts.push(
       frames[i] === frames[i - 1]
         ? { dx: 0, dy: 0, residual: 0 }
-        : estimateShift(frames[i - 1], frames[i], smalls[i - 1], smalls[i], width, height),
+        : estimateShift(frames[i - 1], frames[i], smalls[i - 1], smalls[i], width, height, fmt),
     );
   }
   const gridW = Math.ceil(width / GRID);
@@ -483,8 +688,8 @@ export function computeRun(
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
     const grid = new Uint16Array(gridW * gridH);
-    motionMask(frames[i - 1], frames[i], frames[i + 1], width, height, shifts[i], shifts[i + 1], scratch);
-    const blobs = extractBlobs(scratch, frames[i], width, grid, gridW);
+    motionMask(frames[i - 1], frames[i], frames[i + 1], width, height, shifts[i], shifts[i + 1], scratch, fmt);
+    const blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height);
     out.push({
       index: firstIndex + i - 1,
       dx: shifts[i].dx,

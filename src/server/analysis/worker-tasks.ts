@@ -1,4 +1,4 @@
-import { unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
+import { unpackFeatures, type FrameFeatures, type FrameFormat, type PackedFeatures } from './frame-features';
 import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
 import { rimCandidates, type RimCandidate } from './hoop-appearance';
 
@@ -7,7 +7,8 @@ export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: Frame
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
-  | { kind: 'frames'; frames: Uint8Array[]; width: number; height: number; firstIndex: number }
+  /** `format`: layout of the frames (`rgb24` when absent; see decode.ts). */
+  | { kind: 'frames'; frames: Uint8Array[]; width: number; height: number; firstIndex: number; format?: FrameFormat }
   | { kind: 'finish'; input: FinishTaskInput }
   | { kind: 'rims'; rgb: Uint8Array; width: number; height: number };
 

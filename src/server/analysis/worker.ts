@@ -14,7 +14,7 @@ parentPort?.on('message', (msg: { id: number; task: WorkerTask }) => {
         scratch = makeScratch(task.width, task.height);
         scratchKey = key;
       }
-      const result = packFeatures(computeRun(task.frames, task.width, task.height, task.firstIndex, scratch));
+      const result = packFeatures(computeRun(task.frames, task.width, task.height, task.firstIndex, scratch, task.format ?? 'rgb24'));
       parentPort?.postMessage({ id: msg.id, ok: true, result }, [result.frames.buffer, result.blobs.buffer, result.motion.buffer] as ArrayBuffer[]);
       return;
     }

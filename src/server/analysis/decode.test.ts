@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFfmpeg } from '../media/ffmpeg';
+import { chooseGeometry, decodeThreads, frameBytes, streamFrames, type FrameFormat } from './decode';
+import { computeRun, makeScratch, toRgb } from './frame-features';
+
+let dir = '';
+let video = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'decode-test-'));
+  video = join(dir, 'clip.mp4');
+  // A moving colour test pattern, 1280×720 4:2:0 H.264 like the synthetic games, 1 s at 30 fps.
+  await runFfmpeg([
+    '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=1',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', video,
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function decodeAll(format: FrameFormat) {
+  const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format });
+  const frames: Uint8Array[] = [];
+  const n = await streamFrames(video, geo, (f) => {
+    frames.push(f);
+  });
+  return { geo, frames, n };
+}
+
+describe('decode chains', () => {
+  it('picks one decoding thread up to 720p and two above', () => {
+    expect(decodeThreads({ width: 1280, height: 720 })).toBe(1);
+    expect(decodeThreads({ width: 640, height: 360 })).toBe(1);
+    expect(decodeThreads({ width: 1920, height: 1080 })).toBe(2);
+    expect(decodeThreads({ width: 2160, height: 3840 })).toBe(2);
+    expect(chooseGeometry({ width: 1920, height: 1080, fps: 60 }, { format: 'yuv420p' })).toEqual({
+      width: 640, height: 360, fps: 30, format: 'yuv420p', threads: 2,
+    });
+  });
+
+  it('delivers every frame in each layout, and the YUV frames convert to the RGB chain within a few levels', async () => {
+    const rgb = await decodeAll('rgb24');
+    expect(rgb.n).toBe(30);
+    expect(rgb.frames[0].length).toBe(640 * 360 * 3);
+    for (const format of ['yuv444p', 'yuv420p'] as const) {
+      const yuv = await decodeAll(format);
+      expect(yuv.n).toBe(30);
+      expect(yuv.frames[0].length).toBe(frameBytes(yuv.geo));
+      expect(frameBytes(yuv.geo)).toBe(format === 'yuv444p' ? 640 * 360 * 3 : 640 * 360 * 1.5);
+      for (const i of [0, 15, 29]) {
+        const a = rgb.frames[i];
+        const b = toRgb(yuv.frames[i], 640, 360, format);
+        let sum = 0;
+        for (let k = 0; k < a.length; k++) sum += Math.abs(a[k] - b[k]);
+        // ffmpeg's scale-and-convert path rounds differently and filters chroma differently at
+        // edges (the test pattern is all sharp colour edges): a few levels on average.
+        expect(sum / a.length).toBeLessThan(format === 'yuv444p' ? 4 : 6);
+      }
+      // The features run on the frames as delivered (the pattern's moving parts are blobs).
+      const feats = computeRun(yuv.frames.slice(0, 10), 640, 360, 0, makeScratch(640, 360), format);
+      expect(feats).toHaveLength(8);
+      expect(feats.reduce((s, f) => s + f.blobs.length, 0)).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('delivers the selected frames of a YUV chain also as RGB, identical to the rgb24 chain', async () => {
+    const rgb = await decodeAll('rgb24');
+    const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'yuv444p' });
+    const side: Array<[number, Uint8Array]> = [];
+    let main = 0;
+    const n = await streamFrames(video, geo, () => void main++, undefined, {
+      every: [7, 10],
+      onRgb: (f, i) => side.push([i, f]),
+    });
+    expect(n).toBe(30);
+    expect(main).toBe(30);
+    expect(side.map(([i]) => i)).toEqual([0, 7, 10, 14, 20, 21, 28]);
+    for (const [i, f] of side) expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+  }, 60_000);
+});
