@@ -111,7 +111,7 @@ describe('teamColours / teamOfColour', () => {
 });
 
 describe('attributeTeams', () => {
-  it('gives each shot a shooter track of the team whose jersey holds the ball', () => {
+  it('gives each shot a shooter track of the team whose jersey holds the ball', async () => {
     const geo = { width: W, height: H, fps: 30 };
     const bg = frameOf(FLOOR);
     const frames = new Map<number, Uint8Array>();
@@ -140,7 +140,7 @@ describe('attributeTeams', () => {
       clusters: [cluster],
       hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
     };
-    const dec = attributeTeams(out, frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
+    const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
     expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 0]);
     const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
     expect(actions.map((a) => teamOf.get(a.shooter_track!))).toEqual([1, 0, 1, 0, 0]);

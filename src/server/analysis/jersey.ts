@@ -266,10 +266,11 @@ export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15)
 }
 
 /**
- * Decodes single frames at the given frame indices (analysis geometry, as the main decode
- * scales them), with at most two ffmpeg processes at a time. Each seek decodes from the
- * previous key frame, so this costs a fraction of a second per frame on long-GOP files: it is
- * meant for a few frames per shot, not for scanning. Frames that cannot be decoded are left out.
+ * Decodes the frames at the given indices (analysis geometry, scaled as the main decode scales
+ * them), with at most two ffmpeg processes at a time. Indices less than a second apart share one
+ * seek and are decoded as a run. Each seek decodes from the previous key frame, so a run costs a
+ * fraction of a second on long-GOP files: this is for a few moments per shot, not for scanning.
+ * Frames that cannot be decoded are left out.
  */
 export async function fetchFrames(
   path: string,
@@ -278,33 +279,58 @@ export async function fetchFrames(
   signal?: AbortSignal,
 ): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
-  const todo = [...new Set(indices)].sort((a, b) => a - b);
+  const todo = [...new Set(indices.filter((i) => i >= 0))].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const i of todo) {
+    const last = runs[runs.length - 1];
+    if (last && i - last[0] < geo.fps) last.push(i);
+    else runs.push([i]);
+  }
   const bytes = geo.width * geo.height * 3;
-  const one = (index: number) =>
+  const one = (run: number[]) =>
     new Promise<void>((resolve) => {
-      const t = Math.max(0, (index + 0.25) / geo.fps);
+      const first = run[0];
+      const count = run[run.length - 1] - first + 1;
+      const want = new Set(run);
+      const t = Math.max(0, (first + 0.25) / geo.fps);
       const args = [
         '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
-        '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', '1',
+        '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
         '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
         '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
       ];
       const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
       const onAbort = () => child.kill('SIGKILL');
       signal?.addEventListener('abort', onAbort, { once: true });
-      const chunks: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => chunks.push(b));
+      let frame = new Uint8Array(bytes);
+      let filled = 0;
+      let k = 0;
+      child.stdout.on('data', (b: Buffer) => {
+        let off = 0;
+        while (off < b.length) {
+          const n = Math.min(bytes - filled, b.length - off);
+          if (want.has(first + k)) frame.set(b.subarray(off, off + n), filled);
+          filled += n;
+          off += n;
+          if (filled === bytes) {
+            if (want.has(first + k)) {
+              out.set(first + k, frame);
+              frame = new Uint8Array(bytes);
+            }
+            filled = 0;
+            k++;
+          }
+        }
+      });
       child.on('error', () => resolve());
       child.on('close', () => {
         signal?.removeEventListener('abort', onAbort);
-        const buf = Buffer.concat(chunks);
-        if (buf.length >= bytes) out.set(index, new Uint8Array(buf.buffer, buf.byteOffset, bytes));
         resolve();
       });
     });
   let next = 0;
   const lane = async () => {
-    while (next < todo.length && !signal?.aborted) await one(todo[next++]);
+    while (next < runs.length && !signal?.aborted) await one(runs[next++]);
   };
   await Promise.all([lane(), lane()]);
   return out;
@@ -333,23 +359,34 @@ export interface ShooterTeam {
  * motion-blob colour), and a shot whose track is not of its shooter's team gets a track of its
  * own (a player seen standing at release). Mutates `out`; returns per-shot decisions.
  */
-export function attributeTeams(
+export async function attributeTeams(
   out: TeamInput,
-  frames: Map<number, Uint8Array>,
+  getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
   background: ((x: number, y: number) => [number, number, number] | null) | null,
   geo: DecodeGeometry,
-): ShooterTeam[] {
+): Promise<ShooterTeam[]> {
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
-  const decisions: ShooterTeam[] = shots.map((s) => {
-    const f = frames.get(Math.round(s.release_t * geo.fps));
+  const decisions: ShooterTeam[] = [];
+  for (const s of shots) {
     const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
-    if (!f || !r) return { shotId: s.id, sample: null, team: null };
-    const ball = { x: s.shot_image[0] * geo.width, y: s.shot_image[1] * geo.height, r };
-    const img = { rgb: f, width: geo.width, height: geo.height };
-    const sample = sampleShooter(img, ball, background, background ? null : commonColours(img));
-    return { shotId: s.id, sample, team: null };
-  });
+    const cands = r ? releaseCandidates(out.balls, s, geo) : [];
+    // One shot's frames at a time: a long game's frames are never held together.
+    const frames = cands.length ? await getFrames(cands.map((c) => c.frame)) : new Map<number, Uint8Array>();
+    let sample: JerseySample | null = null;
+    for (const c of cands) {
+      const f = frames.get(c.frame);
+      if (!f) continue;
+      const img = { rgb: f, width: geo.width, height: geo.height };
+      const smp = sampleShooter(img, { x: c.x, y: c.y, r }, background, background ? null : commonColours(img));
+      if (smp.colour) {
+        sample = smp;
+        break;
+      }
+      sample ??= smp;
+    }
+    decisions.push({ shotId: s.id, sample, team: null });
+  }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
   for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
@@ -391,6 +428,92 @@ export function attributeTeams(
     s.shooter_track = rec.track_id;
   });
   return decisions;
+}
+
+/**
+ * Where to look for the shooter, best first: the ball at the detected release, then back in time
+ * (the flight may have been picked up late, e.g. a ball leaving the camera seen from behind the
+ * shooter): the ball records of the same flight before it, as long as they follow each other
+ * within 0.35 s, up to 0.8 s back (every second record); without such records, the flight's
+ * parabola extrapolated back by up to {@link WALK_BACK_FRAMES}. Image pixels, analysis frames.
+ */
+export function releaseCandidates(balls: BallRecord[], s: ShotAction, geo: DecodeGeometry): Array<{ frame: number; x: number; y: number }> {
+  const rf = Math.round(s.release_t * geo.fps);
+  const out = [{ frame: rf, x: s.shot_image[0] * geo.width, y: s.shot_image[1] * geo.height }];
+  const before = balls.filter((b) => b.t < s.release_t - 0.5 / geo.fps && b.t >= s.release_t - 0.8).sort((p, q) => q.t - p.t);
+  let last = s.release_t;
+  const chain: BallRecord[] = [];
+  for (const b of before) {
+    if (last - b.t > 0.35) break;
+    chain.push(b);
+    last = b.t;
+  }
+  if (chain.length) {
+    chain.forEach((b, i) => {
+      if (i % 2 === 1 || i === chain.length - 1) out.push({ frame: Math.round(b.t * geo.fps), x: b.x * geo.width, y: b.y * geo.height });
+    });
+    return out;
+  }
+  const flight = flightFit(balls, s.release_t, geo);
+  if (!flight) return out;
+  for (let k = WALK_BACK_STEP; k <= WALK_BACK_FRAMES && rf - k >= 0; k += WALK_BACK_STEP) {
+    const p = flight((rf - k) / geo.fps);
+    if (p.x < 0 || p.x >= geo.width || p.y < 0 || p.y >= geo.height) break;
+    out.push({ frame: rf - k, ...p });
+  }
+  return out;
+}
+
+/** How far (frames) and in which steps the shooter is looked for before a detected release. */
+export const WALK_BACK_FRAMES = 18;
+export const WALK_BACK_STEP = 3;
+
+/**
+ * The ball's flight after a release as a function of time (image pixels): x linear, y quadratic
+ * in time, fitted to the ball records of the first 0.6 s; null with fewer than 4 records.
+ */
+function flightFit(balls: BallRecord[], t0: number, geo: DecodeGeometry): ((t: number) => { x: number; y: number }) | null {
+  const pts = balls.filter((b) => b.t >= t0 - 0.02 && b.t <= t0 + 0.6);
+  if (pts.length < 4) return null;
+  // Least squares in u = t - t0: x = a + b u; y = c + d u + e u².
+  let n = 0, su = 0, suu = 0, suuu = 0, suuuu = 0, sx = 0, sxu = 0, sy = 0, syu = 0, syuu = 0;
+  for (const p of pts) {
+    const u = p.t - t0;
+    const x = p.x * geo.width;
+    const y = p.y * geo.height;
+    n++;
+    su += u;
+    suu += u * u;
+    suuu += u * u * u;
+    suuuu += u * u * u * u;
+    sx += x;
+    sxu += x * u;
+    sy += y;
+    syu += y * u;
+    syuu += y * u * u;
+  }
+  const det2 = n * suu - su * su;
+  if (Math.abs(det2) < 1e-9) return null;
+  const b = (n * sxu - su * sx) / det2;
+  const a = (sx - b * su) / n;
+  const m = [
+    [n, su, suu],
+    [su, suu, suuu],
+    [suu, suuu, suuuu],
+  ];
+  const rhs = [sy, syu, syuu];
+  const det3 = (q: number[][]) =>
+    q[0][0] * (q[1][1] * q[2][2] - q[1][2] * q[2][1]) - q[0][1] * (q[1][0] * q[2][2] - q[1][2] * q[2][0]) + q[0][2] * (q[1][0] * q[2][1] - q[1][1] * q[2][0]);
+  const D = det3(m);
+  if (Math.abs(D) < 1e-12) return null;
+  const col = (k: number) => m.map((row, i) => row.map((v, j) => (j === k ? rhs[i] : v)));
+  const c = det3(col(0)) / D;
+  const d = det3(col(1)) / D;
+  const e = det3(col(2)) / D;
+  return (t: number) => {
+    const u = t - t0;
+    return { x: a + b * u, y: c + d * u + e * u * u };
+  };
 }
 
 /** Median ball radius (pixels) on the flight in the half second after a release, or null. */
@@ -437,8 +560,7 @@ export async function attributeTeamsFromVideo(
   if (o.sessionType === 'solo' || o.numPlayers === 1 || o.hasJerseys === false) return [];
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   if (!shots.length) return [];
-  const frames = await fetchFrames(video.path, geo, shots.map((s) => Math.round(s.release_t * geo.fps)), video.signal);
   const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
   const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
-  return attributeTeams(out, frames, bg, geo);
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal), bg, geo);
 }
