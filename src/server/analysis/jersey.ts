@@ -100,6 +100,28 @@ export function sampleShooter(
   const none = (box: [number, number, number, number]): JerseySample => ({ colour: null, rgb: null, share: 0, box });
   if (w <= 0 || h <= 0) return none([x0, y0, x1, y1]);
   const fg = new Uint8Array(w * h);
+  // Without a background image, colours frequent on the window's border are background too (the
+  // floor, lane paint and stands continue past it; the shooter's body is inside).
+  let edge: Uint8Array | null = null;
+  if (!background) {
+    const counts = new Uint32Array(512);
+    let n = 0;
+    const add = (x: number, y: number) => {
+      const p = (y * width + x) * 3;
+      counts[coarse(rgb[p], rgb[p + 1], rgb[p + 2])]++;
+      n++;
+    };
+    for (let x = x0; x < x1; x++) {
+      add(x, y0);
+      add(x, y1 - 1);
+    }
+    for (let y = y0; y < y1; y++) {
+      add(x0, y);
+      add(x1 - 1, y);
+    }
+    edge = new Uint8Array(512);
+    for (let i = 0; i < 512; i++) edge[i] = counts[i] >= 0.04 * n ? 1 : 0;
+  }
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const p = (y * width + x) * 3;
@@ -109,7 +131,10 @@ export function sampleShooter(
       let isFg: boolean;
       const bg = background ? background(x, y) : null;
       if (bg) isFg = Math.abs(r - bg[0]) + Math.abs(g - bg[1]) + Math.abs(b - bg[2]) >= bgTolerance;
-      else isFg = common ? !common[coarse(r, g, b)] : true;
+      else {
+        const cell = coarse(r, g, b);
+        isFg = !(common && common[cell]) && !(edge && edge[cell]);
+      }
       if (isFg) fg[(y - y0) * w + (x - x0)] = 1;
     }
   }
