@@ -320,7 +320,7 @@ export async function fetchFrames(
       const t = Math.max(0, (first + 0.25) / geo.fps);
       const args = [
         '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
-        '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
+        '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
         '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
         '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
       ];
