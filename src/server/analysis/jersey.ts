@@ -48,6 +48,9 @@ export interface JerseySample {
   box: [number, number, number, number];
 }
 
+/** Least height (ball diameters) of the region attached to the ball for it to be a body. */
+const MIN_BODY = 3;
+
 /** Coarse RGB cell (8 levels per channel) of a colour, for the frame's common-colour table. */
 const coarse = (r: number, g: number, b: number) => ((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5);
 
@@ -209,8 +212,9 @@ export function sampleShooter(
       bestKey = key;
     }
   }
-  // Too few pixels for a body: nothing the ball was attached to.
-  if (!bestKey || px.length < 0.6 * d * d) return none(box);
+  // Too few pixels, or too short, for a body: nothing the ball was attached to (a ball in the
+  // air over the stands or the backboard).
+  if (!bestKey || px.length < 0.6 * d * d || box[3] - box[1] < MIN_BODY * d) return none(box);
   const acc = [0, 0, 0, 0, 0, 0, 0];
   for (const q of px) {
     if (Math.abs(q.key[0] - bestKey[0]) > 1 || Math.abs(q.key[1] - bestKey[1]) > 1 || Math.abs(q.key[2] - bestKey[2]) > 1) continue;
