@@ -32,12 +32,12 @@ const GREEN: RGB = [30, 120, 60];
 const WHITE: RGB = [235, 235, 232];
 const BALL: RGB = [220, 110, 40];
 
-/** A shooter: arms (skin) from the ball down to a jersey, shorts in the jersey colour; a ball at (bx, by). */
+/** A shooter: arms (skin) from the ball down to a jersey, shorts in the jersey colour; a ball (7 px) at (bx, by). */
 function drawShooter(f: Uint8Array, bx: number, by: number, jersey: RGB): void {
   rect(f, bx - 1, by + 3, bx + 2, by + 14, SKIN); // arm up to the ball
   rect(f, bx - 5, by + 10, bx + 1, by + 16, SKIN); // head
-  rect(f, bx - 8, by + 16, bx + 4, by + 34, jersey); // torso + shorts
-  rect(f, bx - 6, by + 34, bx + 2, by + 46, SKIN); // legs
+  rect(f, bx - 8, by + 16, bx + 4, by + 40, jersey); // torso + shorts (3.4 ball diameters)
+  rect(f, bx - 6, by + 40, bx + 2, by + 54, SKIN); // legs
   rect(f, bx - 3, by - 3, bx + 4, by + 4, BALL);
 }
 
