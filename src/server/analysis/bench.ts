@@ -135,6 +135,8 @@ function header(): void {
       'made',
       'pts ',
       'team',
+      'reb ',
+      'ast ',
       'xRT ',
       'xDecode',
       'cpu/s',
@@ -159,6 +161,8 @@ function printRow(r: Row): void {
       pct(s.madeCorrect, s.matched).padStart(4),
       pct(s.pointsCorrect, s.pointsLabelled).padStart(4),
       pct(s.teamCorrect, s.teamLabelled).padStart(4),
+      pct(s.rebCorrect, s.rebLabelled).padStart(4),
+      pct(s.astFound, s.astLabelled).padStart(4),
       (r.duration / r.wallS).toFixed(1).padStart(4),
       (r.wallS / r.decodeS).toFixed(2).padStart(7),
       (r.cpuS / r.duration).toFixed(3).padStart(5),
@@ -191,6 +195,8 @@ function total(set: string, rows: Row[]): void {
       pct(sum((s) => s.madeCorrect), sum((s) => s.matched)).padStart(4),
       pct(sum((s) => s.pointsCorrect), sum((s) => s.pointsLabelled)).padStart(4),
       pct(sum((s) => s.teamCorrect), sum((s) => s.teamLabelled)).padStart(4),
+      pct(sum((s) => s.rebCorrect), sum((s) => s.rebLabelled)).padStart(4),
+      pct(sum((s) => s.astFound), sum((s) => s.astLabelled)).padStart(4),
       (dur / wall).toFixed(1).padStart(4),
       (wall / dec).toFixed(2).padStart(7),
       (cpu / dur).toFixed(3).padStart(5),
@@ -216,7 +222,7 @@ async function main(): Promise<void> {
   if (folders.length === 0) folders.push(join(repoRoot, '../shared/footage'));
   const rows: Row[] = [];
   console.log('bench:analysis — shot recall/precision (rim-arrival match ≤ 1.0 s, one-to-one), made/missed accuracy on matched shots,');
-  console.log('points accuracy where labelled, scorer-team accuracy (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode');
+  console.log('points accuracy where labelled, scorer-team accuracy (synthetic), rebounder-team accuracy on missed shots and the share of\nassisted made field goals with an assister (synthetic), speed (video s per wall s) and cost relative to a bare ffmpeg decode');
   console.log('(xDecode: wall time ratio; cpu/s: CPU seconds of the analysis per video second, this process with its threads and ffmpeg;');
   console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine;');
   console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');

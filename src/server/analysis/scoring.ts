@@ -11,6 +11,12 @@ export interface ClipScore {
   pointsCorrect: number;
   teamLabelled: number;
   teamCorrect: number;
+  /** Matched missed shots whose truth names a rebounder, and those whose rebounder track is on the rebounder's team (same label orientation as the scorer team). */
+  rebLabelled: number;
+  rebCorrect: number;
+  /** Matched made field goals whose truth names an assister, and those with an assister track. */
+  astLabelled: number;
+  astFound: number;
   /** Pairs (truth index, detection index). */
   pairs: Array<[number, number]>;
 }
@@ -58,6 +64,12 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
   let teamLabelled = 0;
   let teamSame = 0;
   let teamSwapped = 0;
+  let rebLabelled = 0;
+  let rebSame = 0;
+  let rebSwapped = 0;
+  let astLabelled = 0;
+  let astFound = 0;
+  const playerTeam = new Map((clip.synthetic?.players ?? []).map((p) => [p.id, p.team]));
   for (const [i, j] of pairs) {
     const t = clip.attempts[i];
     const d = shots[j];
@@ -72,6 +84,17 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
       if (team !== null && team === t.shooter.team) teamSame++;
       if (team !== null && team === 1 - t.shooter.team) teamSwapped++;
     }
+    const rebTeam = t.rebounder ? playerTeam.get(t.rebounder) : undefined;
+    if (!t.made && rebTeam !== undefined) {
+      rebLabelled++;
+      const team = d.rebounder_track === null ? null : (teamOf.get(d.rebounder_track) ?? null);
+      if (team !== null && team === rebTeam) rebSame++;
+      if (team !== null && team === 1 - rebTeam) rebSwapped++;
+    }
+    if (t.made && t.assister) {
+      astLabelled++;
+      if (d.assister_track !== null) astFound++;
+    }
   }
   return {
     truth: clip.attempts.length,
@@ -82,6 +105,10 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
     pointsCorrect,
     teamLabelled,
     teamCorrect: Math.max(teamSame, teamSwapped),
+    rebLabelled,
+    rebCorrect: teamSwapped > teamSame ? rebSwapped : rebSame,
+    astLabelled,
+    astFound,
     pairs,
   };
 }

@@ -1,9 +1,13 @@
 import { unpackFeatures, type FrameFeatures, type FrameFormat, type PackedFeatures } from './frame-features';
 import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
 import { rimCandidates, type RimCandidate } from './hoop-appearance';
+import { attributeTeamsFromVideo } from './jersey';
 
-/** Input of the finish task: the features as objects, or packed (as the frame tasks return them). */
-export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: FrameFeatures[] } | { packed: PackedFeatures[] });
+/**
+ * Input of the finish task: the features as objects, or packed (as the frame tasks return them).
+ * With `videoPath`, the shooters' teams are then read from the frames at release (`jersey.ts`).
+ */
+export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string };
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
@@ -18,10 +22,11 @@ export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 /** Runs a non-frame task inside the worker. */
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
   if (task.kind === 'finish') {
-    const input = task.input;
-    if (!('packed' in input)) return finishAnalysis(input);
-    const { packed, ...rest } = input;
-    return finishAnalysis({ ...rest, features: unpackFeatures(packed) });
+    const { videoPath, ...input } = task.input;
+    const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackFeatures(input.packed) }) : finishAnalysis(input);
+    if (!videoPath) return out;
+    const geo = { width: input.width, height: input.height, fps: input.fps };
+    return attributeTeamsFromVideo(out, { path: videoPath, samples: input.samples, options: input.options }, geo).then(() => out);
   }
   if (task.kind === 'rims') return rimCandidates({ rgb: task.rgb, width: task.width, height: task.height });
   throw new Error(`unknown worker task ${(task as { kind: string }).kind}`);

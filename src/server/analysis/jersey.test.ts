@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attributeTeams,
+  colourDistance,
+  commonColours,
+  medianBackground,
+  robustColour,
+  sampleShooter,
+  teamColours,
+  teamOfColour,
+  type TeamInput,
+} from './jersey';
+import type { ClusterRecord, ShotAction } from './types';
+
+const W = 160;
+const H = 120;
+type RGB = [number, number, number];
+
+function frameOf(fill: RGB): Uint8Array {
+  const f = new Uint8Array(W * H * 3);
+  for (let i = 0; i < W * H; i++) f.set(fill, i * 3);
+  return f;
+}
+
+function rect(f: Uint8Array, x0: number, y0: number, x1: number, y1: number, c: RGB): void {
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) f.set(c, (y * W + x) * 3);
+}
+
+const FLOOR: RGB = [215, 175, 120];
+const SKIN: RGB = [200, 140, 100];
+const GREEN: RGB = [30, 120, 60];
+const WHITE: RGB = [235, 235, 232];
+const BALL: RGB = [220, 110, 40];
+
+/** A shooter: arms (skin) from the ball down to a jersey, shorts in the jersey colour; a ball (7 px) at (bx, by). */
+function drawShooter(f: Uint8Array, bx: number, by: number, jersey: RGB): void {
+  rect(f, bx - 1, by + 3, bx + 2, by + 14, SKIN); // arm up to the ball
+  rect(f, bx - 5, by + 10, bx + 1, by + 16, SKIN); // head
+  rect(f, bx - 8, by + 16, bx + 4, by + 40, jersey); // torso + shorts (3.4 ball diameters)
+  rect(f, bx - 6, by + 40, bx + 2, by + 54, SKIN); // legs
+  rect(f, bx - 3, by - 3, bx + 4, by + 4, BALL);
+}
+
+describe('robust colours', () => {
+  it('keeps a jersey close to itself under an exposure change and far from the other team', () => {
+    const g = robustColour(...GREEN);
+    const gDark = robustColour(GREEN[0] * 0.7, GREEN[1] * 0.7, GREEN[2] * 0.7);
+    const w = robustColour(...WHITE);
+    expect(colourDistance(g, gDark)).toBeLessThan(0.45);
+    expect(colourDistance(g, w)).toBeGreaterThan(1.2);
+    // Black and white: no chroma, told apart by lightness.
+    expect(colourDistance(robustColour(25, 25, 28), w)).toBeGreaterThan(1.5);
+  });
+});
+
+describe('sampleShooter', () => {
+  it('reads the jersey of the body holding the ball, not the defender beside it', () => {
+    const bg = frameOf(FLOOR);
+    const f = bg.slice();
+    drawShooter(f, 60, 30, GREEN);
+    rect(f, 68, 46, 84, 70, WHITE); // contesting defender, touching nothing the ball touches
+    const background = medianBackground([bg, bg, bg, bg, bg], W);
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, background);
+    expect(s.colour).not.toBeNull();
+    expect(colourDistance(s.colour!, robustColour(...GREEN))).toBeLessThan(0.1);
+    expect(s.share).toBeGreaterThan(0.8);
+  });
+
+  it('works without a background by leaving out the frame-wide colours', () => {
+    const f = frameOf(FLOOR);
+    drawShooter(f, 60, 30, WHITE);
+    const img = { rgb: f, width: W, height: H };
+    const s = sampleShooter(img, { x: 60.5, y: 30.5, r: 3.5 }, null, commonColours(img));
+    expect(s.colour).not.toBeNull();
+    expect(colourDistance(s.colour!, robustColour(...WHITE))).toBeLessThan(0.1);
+  });
+
+  it('finds nothing when no body is attached to the ball', () => {
+    const bg = frameOf(FLOOR);
+    const f = bg.slice();
+    rect(f, 57, 27, 64, 34, BALL);
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, medianBackground([bg, bg, bg], W));
+    expect(s.colour).toBeNull();
+  });
+});
+
+describe('teamColours / teamOfColour', () => {
+  const noisy = (c: RGB, k: number): RGB => [c[0] + ((k * 7) % 11) - 5, c[1] + ((k * 5) % 9) - 4, c[2] + ((k * 3) % 7) - 3];
+
+  it('splits two jerseys under varying exposure, the lighter team first, and tolerates a stray sample', () => {
+    const samples = [];
+    for (let k = 0; k < 6; k++) {
+      const e = 0.75 + 0.05 * k;
+      const g = noisy(GREEN, k);
+      const w = noisy(WHITE, k);
+      samples.push({ c: robustColour(g[0] * e, g[1] * e, g[2] * e), w: 1 });
+      samples.push({ c: robustColour(w[0] * e, w[1] * e, w[2] * e), w: 1 });
+    }
+    samples.push({ c: robustColour(...FLOOR), w: 0.3 });
+    const t = teamColours(samples);
+    expect(t).not.toBeNull();
+    expect(teamOfColour(robustColour(...WHITE), t!)).toBe(0);
+    expect(teamOfColour(robustColour(...GREEN), t!)).toBe(1);
+    expect(teamOfColour(robustColour(GREEN[0] * 0.8, GREEN[1] * 0.8, GREEN[2] * 0.8), t!)).toBe(1);
+  });
+
+  it('gives no teams when every sample is the same jersey', () => {
+    const samples = Array.from({ length: 8 }, (_, k) => ({ c: robustColour(...noisy(GREEN, k)), w: 1 }));
+    expect(teamColours(samples)).toBeNull();
+  });
+});
+
+describe('attributeTeams', () => {
+  it('gives each shot a shooter track of the team whose jersey holds the ball', async () => {
+    const geo = { width: W, height: H, fps: 30 };
+    const bg = frameOf(FLOOR);
+    const frames = new Map<number, Uint8Array>();
+    const actions: ShotAction[] = [];
+    const jerseys = [GREEN, WHITE, GREEN, WHITE, WHITE];
+    jerseys.forEach((j, i) => {
+      const f = bg.slice();
+      drawShooter(f, 60, 30, j);
+      rect(f, 100, 40, 114, 70, j === GREEN ? WHITE : GREEN); // a player of the other team elsewhere
+      frames.set(30 * (i + 1), f);
+      actions.push({
+        type: 'shot', id: `s${i + 1}`, index: i, release_t: i + 1, rim_t: i + 1.5, end_t: i + 2, made: true, made_confidence: 1,
+        is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
+        // Every shot starts on one (wrong-coloured) motion track: the step must split them by jersey.
+        shooter_track: 1, assister_track: null, rebounder_track: null,
+        shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: 0, excitement: 0.5, confidence: 1,
+      });
+    });
+    const cluster: ClusterRecord = {
+      track_id: 1, team: null, jersey_rgb: [150, 120, 90], jersey_number: null, t_start: 0, t_end: 6, frames: 100,
+      thumb_t: 1, thumb_box: [0, 0, 0.1, 0.1], confidence: 1,
+    };
+    const out: TeamInput = {
+      actions,
+      balls: actions.map((a) => ({ t: a.release_t, x: a.shot_image[0], y: a.shot_image[1], r: 3.5 / W, confidence: 1, source: 'motion' as const })),
+      clusters: [cluster],
+      hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
+    };
+    const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 0]);
+    const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
+    expect(actions.map((a) => teamOf.get(a.shooter_track!))).toEqual([1, 0, 1, 0, 0]);
+  });
+});

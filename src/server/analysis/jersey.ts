@@ -1,0 +1,595 @@
+import { spawn } from 'node:child_process';
+import { ffmpegPath } from '../media/ffmpeg';
+import type { DecodeGeometry } from './decode';
+import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ShotAction } from './types';
+
+/**
+ * Jersey colours sampled directly in the frames where they matter (the shooter at release),
+ * and the two team colours learned from those samples.
+ *
+ * Colours are compared in a lighting-robust space: chromaticity (red–green and yellow–blue
+ * differences over the lightness) and log-lightness. A change of exposure moves every colour
+ * along the lightness axis only, and white, grey and black jerseys (no chroma) still separate on
+ * lightness.
+ */
+
+/** A colour in the robust space: [red–green, yellow–blue, log lightness]. */
+export type RobustColour = [number, number, number];
+
+/** RGB (0–255) → robust colour. */
+export function robustColour(r: number, g: number, b: number): RobustColour {
+  const l = (r + g + b) / 3;
+  const k = 1 / (l + 25);
+  return [1.6 * (r - g) * k, 1.6 * ((r + g) / 2 - b) * k, Math.log((l + 10) / 60)];
+}
+
+/** Distance between two robust colours. */
+export function colourDistance(a: RobustColour, b: RobustColour): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+function isSkinLike(r: number, g: number, b: number): boolean {
+  return r > 95 && g > 40 && b > 20 && r > g && r > b && r - Math.min(g, b) > 15 && Math.abs(r - g) > 12 && r - b < 120 && g - b > 5;
+}
+
+function isBallLike(r: number, g: number, b: number): boolean {
+  return r > 110 && r > g * 1.35 && g > b * 1.1 && r - b > 70;
+}
+
+/** One shooter sample: the dominant colour of the body under the ball at release. */
+export interface JerseySample {
+  /** Dominant robust colour of the torso region (null: nothing but background, skin or ball there). */
+  colour: RobustColour | null;
+  /** Mean RGB of the pixels of the dominant colour. */
+  rgb: [number, number, number] | null;
+  /** Fraction (0–1) of the region's weight on the dominant colour. */
+  share: number;
+  /** The sampled torso box in image pixels [x0, y0, x1, y1]. */
+  box: [number, number, number, number];
+}
+
+/** Least height (ball diameters) of the region attached to the ball for it to be a body. */
+const MIN_BODY = 3;
+
+/** Coarse RGB cell (8 levels per channel) of a colour, for the frame's common-colour table. */
+const coarse = (r: number, g: number, b: number) => ((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5);
+
+/**
+ * Colours that cover much of a frame (floor, walls, stands): a table of coarse RGB cells whose
+ * share of the frame (sampled every 4th pixel) is at least `minShare`. A jersey covers far less.
+ */
+export function commonColours(frame: { rgb: Uint8Array; width: number; height: number }, minShare = 0.03): Uint8Array {
+  const { rgb, width, height } = frame;
+  const counts = new Uint32Array(512);
+  let n = 0;
+  for (let y = 0; y < height; y += 4) {
+    for (let x = 0; x < width; x += 4) {
+      const p = (y * width + x) * 3;
+      counts[coarse(rgb[p], rgb[p + 1], rgb[p + 2])]++;
+      n++;
+    }
+  }
+  const out = new Uint8Array(512);
+  for (let i = 0; i < 512; i++) out[i] = counts[i] >= minShare * n ? 1 : 0;
+  return out;
+}
+
+/**
+ * Samples the shooter's jersey at release. The body holding the ball is the foreground region
+ * connected to the ball: pixels that differ from the background (the per-pixel median of frames
+ * spread over the clip, for a fixed camera) or, without one, whose colour is not common in the
+ * frame (floor, walls). Starting from the foreground next to and below the ball (hands, arms,
+ * head), the region is grown through foreground pixels inside a window of 7 × 10.5 ball
+ * diameters under the ball; a contesting defender beside the shooter is only reached where the
+ * two touch. The jersey is the dominant colour of that region without skin and ball-coloured
+ * pixels: the heaviest cell of a coarse histogram in the robust space (with its neighbours),
+ * refined to the mean of the pixels in and next to that cell.
+ */
+export function sampleShooter(
+  frame: { rgb: Uint8Array; width: number; height: number },
+  ball: { x: number; y: number; r: number },
+  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  common: Uint8Array | null = null,
+  bgTolerance = 45,
+): JerseySample {
+  const { rgb, width, height } = frame;
+  const d = Math.max(4, 2 * ball.r);
+  const x0 = Math.max(0, Math.round(ball.x - 3.5 * d));
+  const x1 = Math.min(width, Math.round(ball.x + 3.5 * d) + 1);
+  const y0 = Math.max(0, Math.round(ball.y - 0.6 * d));
+  const y1 = Math.min(height, Math.round(ball.y + 10.5 * d) + 1);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const none = (box: [number, number, number, number]): JerseySample => ({ colour: null, rgb: null, share: 0, box });
+  if (w <= 0 || h <= 0) return none([x0, y0, x1, y1]);
+  const fg = new Uint8Array(w * h);
+  // Without a background image, colours frequent on the window's border are background too (the
+  // floor, lane paint and stands continue past it; the shooter's body is inside).
+  let edge: Uint8Array | null = null;
+  if (!background) {
+    const counts = new Uint32Array(512);
+    let n = 0;
+    const add = (x: number, y: number) => {
+      const p = (y * width + x) * 3;
+      counts[coarse(rgb[p], rgb[p + 1], rgb[p + 2])]++;
+      n++;
+    };
+    for (let x = x0; x < x1; x++) {
+      add(x, y0);
+      add(x, y1 - 1);
+    }
+    for (let y = y0; y < y1; y++) {
+      add(x0, y);
+      add(x1 - 1, y);
+    }
+    edge = new Uint8Array(512);
+    for (let i = 0; i < 512; i++) edge[i] = counts[i] >= 0.04 * n ? 1 : 0;
+  }
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const p = (y * width + x) * 3;
+      const r = rgb[p];
+      const g = rgb[p + 1];
+      const b = rgb[p + 2];
+      let isFg: boolean;
+      const bg = background ? background(x, y) : null;
+      if (bg) isFg = Math.abs(r - bg[0]) + Math.abs(g - bg[1]) + Math.abs(b - bg[2]) >= bgTolerance;
+      else {
+        const cell = coarse(r, g, b);
+        isFg = !(common && common[cell]) && !(edge && edge[cell]);
+      }
+      if (isFg) fg[(y - y0) * w + (x - x0)] = 1;
+    }
+  }
+  // Seeds: foreground within 1.6 radii of the ball centre (hands) or in a column under it.
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const seed = (x: number, y: number) => {
+    if (x < x0 || x >= x1 || y < y0 || y >= y1) return;
+    const i = (y - y0) * w + (x - x0);
+    if (fg[i] && !seen[i]) {
+      seen[i] = 1;
+      stack.push(i);
+    }
+  };
+  const br = 1.6 * ball.r;
+  for (let y = Math.floor(ball.y - br); y <= ball.y + br; y++)
+    for (let x = Math.floor(ball.x - br); x <= ball.x + br; x++) if (Math.hypot(x - ball.x, y - ball.y) <= br) seed(x, y);
+  if (!stack.length) {
+    for (let y = Math.floor(ball.y + br); y <= ball.y + 3 * d && !stack.length; y++)
+      for (let x = Math.floor(ball.x - 0.7 * d); x <= ball.x + 0.7 * d; x++) seed(x, y);
+  }
+  const region: number[] = [];
+  while (stack.length) {
+    const i = stack.pop()!;
+    region.push(i);
+    const x = i % w;
+    const y = (i / w) | 0;
+    if (x > 0 && fg[i - 1] && !seen[i - 1]) (seen[i - 1] = 1), stack.push(i - 1);
+    if (x < w - 1 && fg[i + 1] && !seen[i + 1]) (seen[i + 1] = 1), stack.push(i + 1);
+    if (y > 0 && fg[i - w] && !seen[i - w]) (seen[i - w] = 1), stack.push(i - w);
+    if (y < h - 1 && fg[i + w] && !seen[i + w]) (seen[i + w] = 1), stack.push(i + w);
+  }
+  let rx0 = w;
+  let ry0 = h;
+  let rx1 = 0;
+  let ry1 = 0;
+  const cells = new Map<number, number>();
+  const px: Array<{ c: RobustColour; p: number; key: [number, number, number] }> = [];
+  for (const i of region) {
+    const x = i % w;
+    const y = (i / w) | 0;
+    const p = ((y + y0) * width + x + x0) * 3;
+    const r = rgb[p];
+    const g = rgb[p + 1];
+    const b = rgb[p + 2];
+    if (isSkinLike(r, g, b) || isBallLike(r, g, b)) continue;
+    if (Math.hypot(x + x0 - ball.x, y + y0 - ball.y) <= ball.r) continue;
+    rx0 = Math.min(rx0, x);
+    ry0 = Math.min(ry0, y);
+    rx1 = Math.max(rx1, x + 1);
+    ry1 = Math.max(ry1, y + 1);
+    const c = robustColour(r, g, b);
+    const key: [number, number, number] = [Math.round(c[0] / 0.18), Math.round(c[1] / 0.18), Math.round(c[2] / 0.3)];
+    const k = (key[0] + 64) * 16384 + (key[1] + 64) * 128 + (key[2] + 64);
+    cells.set(k, (cells.get(k) ?? 0) + 1);
+    px.push({ c, p, key });
+  }
+  const box: [number, number, number, number] = px.length ? [rx0 + x0, ry0 + y0, rx1 + x0, ry1 + y0] : [x0, y0, x1, y1];
+  let bestKey: [number, number, number] | null = null;
+  let bestW = 0;
+  for (const p of px) {
+    const key = p.key;
+    let wt = 0;
+    for (let a = -1; a <= 1; a++)
+      for (let b = -1; b <= 1; b++)
+        for (let c = -1; c <= 1; c++) {
+          const k = (key[0] + a + 64) * 16384 + (key[1] + b + 64) * 128 + (key[2] + c + 64);
+          wt += (a || b || c ? 0.5 : 1) * (cells.get(k) ?? 0);
+        }
+    if (wt > bestW) {
+      bestW = wt;
+      bestKey = key;
+    }
+  }
+  // Too few pixels, or too short, for a body: nothing the ball was attached to (a ball in the
+  // air over the stands or the backboard).
+  if (!bestKey || px.length < 0.6 * d * d || box[3] - box[1] < MIN_BODY * d) return none(box);
+  const acc = [0, 0, 0, 0, 0, 0, 0];
+  for (const q of px) {
+    if (Math.abs(q.key[0] - bestKey[0]) > 1 || Math.abs(q.key[1] - bestKey[1]) > 1 || Math.abs(q.key[2] - bestKey[2]) > 1) continue;
+    for (let i = 0; i < 3; i++) acc[i] += q.c[i];
+    for (let i = 0; i < 3; i++) acc[3 + i] += rgb[q.p + i];
+    acc[6]++;
+  }
+  return {
+    colour: [acc[0] / acc[6], acc[1] / acc[6], acc[2] / acc[6]],
+    rgb: [acc[3] / acc[6], acc[4] / acc[6], acc[5] / acc[6]],
+    share: Math.min(1, acc[6] / px.length),
+    box,
+  };
+}
+
+/** Two team colours in the robust space (team 0 is the lighter one). */
+export interface TeamColours {
+  centres: [RobustColour, RobustColour];
+  /** Distance between the centres. */
+  separation: number;
+}
+
+/**
+ * Splits weighted colour samples into two teams (2-means in the robust space, seeded with the
+ * farthest pair among the heaviest samples). Returns null with fewer than two samples or when
+ * the two groups are not clearly apart (one team, or shirts and skins).
+ */
+export function teamColours(samples: Array<{ c: RobustColour; w: number }>, minSeparation = 0.35): TeamColours | null {
+  const pts = samples.filter((s) => s.w > 0);
+  if (pts.length < 2) return null;
+  let best: { c0: RobustColour; c1: RobustColour; cost: number } | null = null;
+  const heavy = pts
+    .map((_, i) => i)
+    .sort((a, b) => pts[b].w - pts[a].w)
+    .slice(0, 6);
+  for (const i of heavy) {
+    let far = i;
+    let fd = -1;
+    pts.forEach((p, j) => {
+      const dd = colourDistance(p.c, pts[i].c) * Math.sqrt(p.w);
+      if (dd > fd) {
+        fd = dd;
+        far = j;
+      }
+    });
+    if (far === i) continue;
+    let c0: RobustColour = [...pts[i].c];
+    let c1: RobustColour = [...pts[far].c];
+    for (let it = 0; it < 12; it++) {
+      const s0 = [0, 0, 0, 0];
+      const s1 = [0, 0, 0, 0];
+      for (const p of pts) {
+        const acc = colourDistance(p.c, c0) <= colourDistance(p.c, c1) ? s0 : s1;
+        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
+        acc[3] += p.w;
+      }
+      if (s0[3]) c0 = [s0[0] / s0[3], s0[1] / s0[3], s0[2] / s0[3]];
+      if (s1[3]) c1 = [s1[0] / s1[3], s1[1] / s1[3], s1[2] / s1[3]];
+    }
+    // Robust cost: a sample far from both centres (a referee, a bad sample) costs at most 1.
+    const cost = pts.reduce((a, p) => a + p.w * Math.min(1, Math.min(colourDistance(p.c, c0), colourDistance(p.c, c1))), 0);
+    if (!best || cost < best.cost) best = { c0, c1, cost };
+  }
+  if (!best) return null;
+  const separation = colourDistance(best.c0, best.c1);
+  if (separation < minSeparation) return null;
+  const centres: [RobustColour, RobustColour] = best.c0[2] >= best.c1[2] ? [best.c0, best.c1] : [best.c1, best.c0];
+  return { centres, separation };
+}
+
+/** The team (0 | 1) of a colour, or null when it is not clearly nearer one centre (margin as a fraction of the separation). */
+export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15): 0 | 1 | null {
+  const d0 = colourDistance(c, teams.centres[0]);
+  const d1 = colourDistance(c, teams.centres[1]);
+  if (Math.abs(d0 - d1) < margin * teams.separation) return null;
+  if (Math.min(d0, d1) > 1.2 * teams.separation + 0.3) return null;
+  return d0 < d1 ? 0 : 1;
+}
+
+/**
+ * Decodes the frames at the given indices (analysis geometry, scaled as the main decode scales
+ * them), with at most two ffmpeg processes at a time. Indices less than a second apart share one
+ * seek and are decoded as a run. Each seek decodes from the previous key frame, so a run costs a
+ * fraction of a second on long-GOP files: this is for a few moments per shot, not for scanning.
+ * Frames that cannot be decoded are left out.
+ */
+export async function fetchFrames(
+  path: string,
+  geo: DecodeGeometry,
+  indices: number[],
+  signal?: AbortSignal,
+): Promise<Map<number, Uint8Array>> {
+  const out = new Map<number, Uint8Array>();
+  const todo = [...new Set(indices.filter((i) => i >= 0))].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const i of todo) {
+    const last = runs[runs.length - 1];
+    if (last && i - last[0] < geo.fps) last.push(i);
+    else runs.push([i]);
+  }
+  const bytes = geo.width * geo.height * 3;
+  const one = (run: number[]) =>
+    new Promise<void>((resolve) => {
+      const first = run[0];
+      const count = run[run.length - 1] - first + 1;
+      const want = new Set(run);
+      const t = Math.max(0, (first + 0.25) / geo.fps);
+      const args = [
+        '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
+        '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
+        '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
+        '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+      ];
+      const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
+      const onAbort = () => child.kill('SIGKILL');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let frame = new Uint8Array(bytes);
+      let filled = 0;
+      let k = 0;
+      child.stdout.on('data', (b: Buffer) => {
+        let off = 0;
+        while (off < b.length) {
+          const n = Math.min(bytes - filled, b.length - off);
+          if (want.has(first + k)) frame.set(b.subarray(off, off + n), filled);
+          filled += n;
+          off += n;
+          if (filled === bytes) {
+            if (want.has(first + k)) {
+              out.set(first + k, frame);
+              frame = new Uint8Array(bytes);
+            }
+            filled = 0;
+            k++;
+          }
+        }
+      });
+      child.on('error', () => resolve());
+      child.on('close', () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  let next = 0;
+  const lane = async () => {
+    while (next < runs.length && !signal?.aborted) await one(runs[next++]);
+  };
+  await Promise.all([lane(), lane()]);
+  return out;
+}
+
+/** What the team step needs of the finished analysis (records as written to the artifacts). */
+export interface TeamInput {
+  actions: ActionRecord[];
+  balls: BallRecord[];
+  clusters: ClusterRecord[];
+  hoops: HoopRecord[];
+}
+
+/** Per-shot diagnostics of {@link attributeTeams}. */
+export interface ShooterTeam {
+  shotId: string;
+  sample: JerseySample | null;
+  team: 0 | 1 | null;
+}
+
+/**
+ * Names the shooter's team from the jersey under the ball at release (see {@link sampleShooter})
+ * and makes the records agree with it: the team colours are learned from all shooters' samples,
+ * every player track is re-assigned by its median torso colour, a track whose shots say
+ * otherwise takes the team of its shots (the direct samples are better evidence than the
+ * motion-blob colour), and a shot whose track is not of its shooter's team gets a track of its
+ * own (a player seen standing at release). Mutates `out`; returns per-shot decisions.
+ */
+export async function attributeTeams(
+  out: TeamInput,
+  getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
+  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  geo: DecodeGeometry,
+): Promise<ShooterTeam[]> {
+  const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
+  const decisions: ShooterTeam[] = [];
+  for (const s of shots) {
+    const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
+    const cands = r ? releaseCandidates(out.balls, s, geo) : [];
+    // One shot's frames at a time: a long game's frames are never held together.
+    const frames = cands.length ? await getFrames(cands.map((c) => c.frame)) : new Map<number, Uint8Array>();
+    let sample: JerseySample | null = null;
+    for (const c of cands) {
+      const f = frames.get(c.frame);
+      if (!f) continue;
+      const img = { rgb: f, width: geo.width, height: geo.height };
+      const smp = sampleShooter(img, { x: c.x, y: c.y, r }, background, background ? null : commonColours(img));
+      if (smp.colour) {
+        sample = smp;
+        break;
+      }
+      sample ??= smp;
+    }
+    decisions.push({ shotId: s.id, sample, team: null });
+  }
+  const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
+  if (!teams) return decisions;
+  for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
+  for (const c of out.clusters) c.team = teamOfColour(robustColour(...c.jersey_rgb), teams, 0.05);
+  const votes = new Map<number, [number, number]>();
+  shots.forEach((s, i) => {
+    const t = decisions[i].team;
+    if (s.shooter_track === null || t === null) return;
+    const v = votes.get(s.shooter_track) ?? [0, 0];
+    v[t]++;
+    votes.set(s.shooter_track, v);
+  });
+  const byId = new Map(out.clusters.map((c) => [c.track_id, c]));
+  for (const [id, v] of votes) {
+    const c = byId.get(id);
+    if (c && v[0] !== v[1]) c.team = v[0] > v[1] ? 0 : 1;
+  }
+  let nextId = Math.max(0, ...out.clusters.map((c) => c.track_id)) + 1;
+  shots.forEach((s, i) => {
+    const d = decisions[i];
+    if (d.team === null || !d.sample?.rgb) return;
+    const c = s.shooter_track === null ? undefined : byId.get(s.shooter_track);
+    if (c && c.team === d.team) return;
+    const [x0, y0, x1, y1] = d.sample.box;
+    const rec: ClusterRecord = {
+      track_id: nextId++,
+      team: d.team,
+      jersey_rgb: d.sample.rgb.map((v) => Math.round(v)) as [number, number, number],
+      jersey_number: null,
+      t_start: s.release_t,
+      t_end: s.release_t,
+      frames: 1,
+      thumb_t: s.release_t,
+      thumb_box: [x0 / geo.width, y0 / geo.height, x1 / geo.width, y1 / geo.height].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number],
+      confidence: Math.round(d.sample.share * 1000) / 1000,
+    };
+    out.clusters.push(rec);
+    byId.set(rec.track_id, rec);
+    s.shooter_track = rec.track_id;
+  });
+  return decisions;
+}
+
+/**
+ * Where to look for the shooter, best first: the ball at the detected release, then back in time
+ * (the flight may have been picked up late, e.g. a ball leaving the camera seen from behind the
+ * shooter): the ball records of the same flight before it, as long as they follow each other
+ * within 0.35 s, up to 0.8 s back (every second record); without such records, the flight's
+ * parabola extrapolated back by up to {@link WALK_BACK_FRAMES}. Image pixels, analysis frames.
+ */
+export function releaseCandidates(balls: BallRecord[], s: ShotAction, geo: DecodeGeometry): Array<{ frame: number; x: number; y: number }> {
+  const rf = Math.round(s.release_t * geo.fps);
+  const out = [{ frame: rf, x: s.shot_image[0] * geo.width, y: s.shot_image[1] * geo.height }];
+  const before = balls.filter((b) => b.t < s.release_t - 0.5 / geo.fps && b.t >= s.release_t - 0.8).sort((p, q) => q.t - p.t);
+  let last = s.release_t;
+  const chain: BallRecord[] = [];
+  for (const b of before) {
+    if (last - b.t > 0.35) break;
+    chain.push(b);
+    last = b.t;
+  }
+  if (chain.length) {
+    chain.forEach((b, i) => {
+      if (i % 2 === 1 || i === chain.length - 1) out.push({ frame: Math.round(b.t * geo.fps), x: b.x * geo.width, y: b.y * geo.height });
+    });
+    return out;
+  }
+  const flight = flightFit(balls, s.release_t, geo);
+  if (!flight) return out;
+  for (let k = WALK_BACK_STEP; k <= WALK_BACK_FRAMES && rf - k >= 0; k += WALK_BACK_STEP) {
+    const p = flight((rf - k) / geo.fps);
+    if (p.x < 0 || p.x >= geo.width || p.y < 0 || p.y >= geo.height) break;
+    out.push({ frame: rf - k, ...p });
+  }
+  return out;
+}
+
+/** How far (frames) and in which steps the shooter is looked for before a detected release. */
+export const WALK_BACK_FRAMES = 18;
+export const WALK_BACK_STEP = 3;
+
+/**
+ * The ball's flight after a release as a function of time (image pixels): x linear, y quadratic
+ * in time, fitted to the ball records of the first 0.6 s; null with fewer than 4 records.
+ */
+function flightFit(balls: BallRecord[], t0: number, geo: DecodeGeometry): ((t: number) => { x: number; y: number }) | null {
+  const pts = balls.filter((b) => b.t >= t0 - 0.02 && b.t <= t0 + 0.6);
+  if (pts.length < 4) return null;
+  // Least squares in u = t - t0: x = a + b u; y = c + d u + e u².
+  let n = 0, su = 0, suu = 0, suuu = 0, suuuu = 0, sx = 0, sxu = 0, sy = 0, syu = 0, syuu = 0;
+  for (const p of pts) {
+    const u = p.t - t0;
+    const x = p.x * geo.width;
+    const y = p.y * geo.height;
+    n++;
+    su += u;
+    suu += u * u;
+    suuu += u * u * u;
+    suuuu += u * u * u * u;
+    sx += x;
+    sxu += x * u;
+    sy += y;
+    syu += y * u;
+    syuu += y * u * u;
+  }
+  const det2 = n * suu - su * su;
+  if (Math.abs(det2) < 1e-9) return null;
+  const b = (n * sxu - su * sx) / det2;
+  const a = (sx - b * su) / n;
+  const m = [
+    [n, su, suu],
+    [su, suu, suuu],
+    [suu, suuu, suuuu],
+  ];
+  const rhs = [sy, syu, syuu];
+  const det3 = (q: number[][]) =>
+    q[0][0] * (q[1][1] * q[2][2] - q[1][2] * q[2][1]) - q[0][1] * (q[1][0] * q[2][2] - q[1][2] * q[2][0]) + q[0][2] * (q[1][0] * q[2][1] - q[1][1] * q[2][0]);
+  const D = det3(m);
+  if (Math.abs(D) < 1e-12) return null;
+  const col = (k: number) => m.map((row, i) => row.map((v, j) => (j === k ? rhs[i] : v)));
+  const c = det3(col(0)) / D;
+  const d = det3(col(1)) / D;
+  const e = det3(col(2)) / D;
+  return (t: number) => {
+    const u = t - t0;
+    return { x: a + b * u, y: c + d * u + e * u * u };
+  };
+}
+
+/** Median ball radius (pixels) on the flight in the half second after a release, or null. */
+function ballRadius(balls: BallRecord[], t: number, width = 1): number | null {
+  const rs = balls.filter((b) => b.t >= t - 0.02 && b.t <= t + 0.5).map((b) => b.r).sort((a, b) => a - b);
+  return rs.length ? rs[rs.length >> 1] * width : null;
+}
+
+/**
+ * A lazily computed per-pixel median of frames taken from a fixed camera over the clip (the
+ * players move on, the floor stays): the background the shooter is told from.
+ */
+export function medianBackground(frames: Uint8Array[], width: number): (x: number, y: number) => [number, number, number] | null {
+  const cache = new Map<number, [number, number, number]>();
+  const v = new Array<number>(frames.length);
+  return (x, y) => {
+    const key = y * width + x;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const p = key * 3;
+    const out: [number, number, number] = [0, 0, 0];
+    for (let c = 0; c < 3; c++) {
+      for (let i = 0; i < frames.length; i++) v[i] = frames[i][p + c];
+      v.sort((a, b) => a - b);
+      out[c] = v[v.length >> 1];
+    }
+    cache.set(key, out);
+    return out;
+  };
+}
+
+/**
+ * The team step of an analysis, run after the post-decode stage in the same worker: decodes
+ * the frame at each shot's release from the video (see {@link fetchFrames}) and applies
+ * {@link attributeTeams}. A fixed camera (the hoops do not move in the image) gets the median of
+ * the sampled frames as background. Skipped for solo sessions and sessions without jerseys.
+ */
+export async function attributeTeamsFromVideo(
+  out: TeamInput,
+  video: { path: string; samples: Array<{ rgb: Uint8Array }>; options: AnalysisOptions; signal?: AbortSignal },
+  geo: DecodeGeometry,
+): Promise<ShooterTeam[]> {
+  const o = video.options;
+  if (o.sessionType === 'solo' || o.numPlayers === 1 || o.hasJerseys === false) return [];
+  const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
+  if (!shots.length) return [];
+  const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
+  const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal), bg, geo);
+}
