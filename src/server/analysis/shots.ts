@@ -49,6 +49,30 @@ export interface MakeEvidence {
   rimCrossOffset: number;
   /** Moving pixels in the net box (below the rim, inside its span) in the 0.6 s after rim arrival, per box area and frame (NaN without motion data). A ball passing through the net moves it; a ball dropping in front of or behind it barely does. */
   netMotion: number;
+  /**
+   * Moving pixels in the same net box in the 0.5 s after the ball has left it downwards (from 2 frames after the
+   * net-bottom crossing), per box area and frame; NaN without a crossing or motion data. The ball is out of the box
+   * by then, so this is the net's own swing: a made ball drags the net and it keeps swinging, a ball dropping in
+   * front of or behind the net leaves it still.
+   */
+  netAfter: number;
+}
+
+/** Evidence of a shot whose outcome has not been measured yet. */
+function emptyEvidence(): MakeEvidence {
+  return {
+    throughFrames: 0,
+    outFrames: 0,
+    exit: 'none',
+    exitSlope: 0,
+    entryOffset: NaN,
+    contact: false,
+    dwellFrames: 0,
+    crossOffset: NaN,
+    rimCrossOffset: NaN,
+    netMotion: 0,
+    netAfter: NaN,
+  };
 }
 
 function vyAt(a: Arc, frame: number): number {
@@ -92,7 +116,7 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
-      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN, rimCrossOffset: NaN, netMotion: 0 },
+      evidence: emptyEvidence(),
     });
   }
   return out;
@@ -137,7 +161,7 @@ export function extrapolatedArrival(a: Arc, hoop: HoopEstimate, maxFrames: numbe
  * centre in rim half-widths. A made ball leaves through the net, inside the rim span; a missed
  * one falls beside it or flies away.
  */
-export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): { net: number; rim: number } {
+export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): { net: number; rim: number; frame: number } {
   const level = hoop.y + 0.8 * hoop.w;
   const rimLevel = hoop.y + 0.1 * hoop.w;
   let best: { frame: number; x: number; rimX: number } | null = null;
@@ -170,7 +194,7 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
     }
   }
   const hw = hoop.w / 2;
-  return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw } : { net: NaN, rim: NaN };
+  return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
 }
 
 /**
@@ -234,18 +258,7 @@ export function detectShots(
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, (p.length / 10) * a.score),
-      evidence: {
-        throughFrames: 0,
-        outFrames: 0,
-        exit: 'none',
-        exitSlope: 0,
-        entryOffset: NaN,
-        contact: false,
-        dwellFrames: 0,
-        crossOffset: NaN,
-        rimCrossOffset: NaN,
-        netMotion: 0,
-      },
+      evidence: emptyEvidence(),
     });
   }
   shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
@@ -323,20 +336,27 @@ export function classifyMake(
   ev.throughFrames = through;
   ev.outFrames = out;
   const netWin = Math.round((0.6 / timeScale) * fps);
-  if (motion) {
-    let netPx = 0;
-    for (let f = s.rimFrame; f <= Math.min(candidates.length - 1, s.rimFrame + netWin); f++) {
-      netPx += motion(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
+  const netBox = (f0: number, f1: number) => {
+    let px = 0;
+    let n = 0;
+    for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++, n++) {
+      px += motion!(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
     }
-    ev.netMotion = netPx / (w * w * 0.675 * (netWin + 1));
-  } else ev.netMotion = NaN;
+    return n ? px / (w * w * 0.675 * n) : NaN;
+  };
+  ev.netMotion = motion ? netBox(s.rimFrame, s.rimFrame + netWin) : NaN;
   const cross = netCrossing(s, tracks, hoop, Math.round((1.8 / timeScale) * fps));
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
+  if (motion && !Number.isNaN(cross.frame)) {
+    const f0 = Math.ceil(cross.frame) + 2;
+    ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
+  }
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
-    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015);
+    // A still net right after rim arrival means nothing went through it, unless the net swings once the ball has left it (a ball that rolled on the rim before dropping in).
+    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015 && !(ev.netAfter >= NET_AFTER_MOVING));
     conf = Math.abs(Math.abs(ev.crossOffset) - 1.4) > 0.5 ? 0.8 : 0.6;
     if (bestExit) {
       const e = bestExit;
@@ -381,8 +401,43 @@ export function classifyMake(
   }
   s.made = made;
   s.madeConfidence = conf;
+  setKind(s, fps, timeScale);
   const endAt = bestExit ? bestExit.points[Math.min(bestExit.points.length - 1, 6)].frame : s.rimFrame + Math.round(win / 2);
   s.endFrame = Math.max(s.rimFrame, endAt);
-  if (made === true) s.kind = ev.contact && ev.dwellFrames > 0.25 * fps / timeScale ? 'rim_in' : 'swish';
-  else if (made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
+}
+
+function setKind(s: ShotDetection, fps: number, timeScale: number): void {
+  const ev = s.evidence;
+  if (s.made === true) s.kind = ev.contact && ev.dwellFrames > (0.25 * fps) / timeScale ? 'rim_in' : 'swish';
+  else if (s.made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
+  else s.kind = 'unknown';
+}
+
+/** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */
+const NET_AFTER_MOVING = 0.05;
+/** A make whose net stays stiller than this fraction of the clip's swinging nets is a ball that dropped in front of or behind the net. */
+const NET_AFTER_VETO = 0.15;
+
+/**
+ * Second pass over all shots of a clip: a ball that drops through the net leaves it swinging after it has gone
+ * (`netAfter`), a ball that falls in front of or behind the net — the same path in the image — leaves it still.
+ * How much a net's swing shows in the motion mask depends on the view (net size, texture, background), so the
+ * reference is the clip's own: the upper quartile of `netAfter` over its shots (those with a measured crossing,
+ * at least 4 of them). When that reference shows swinging nets (≥ `NET_AFTER_MOVING`), makes decided by the
+ * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed. Clips whose nets do not show
+ * in the motion mask (the reference stays low) keep the crossing decision.
+ */
+export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+  const after = shots.map((s) => s.evidence.netAfter).filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (after.length < 4) return;
+  const ref = after[Math.min(after.length - 1, Math.floor(0.75 * after.length))];
+  if (ref < NET_AFTER_MOVING) return;
+  for (const s of shots) {
+    const ev = s.evidence;
+    if (s.made !== true || !Number.isFinite(ev.crossOffset) || !Number.isFinite(ev.netAfter)) continue;
+    if (ev.netAfter >= NET_AFTER_VETO * ref) continue;
+    s.made = false;
+    s.madeConfidence = ev.netAfter < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
+    setKind(s, fps, timeScale);
+  }
 }
