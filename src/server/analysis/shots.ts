@@ -56,6 +56,8 @@ export interface MakeEvidence {
    * front of or behind the net leaves it still.
    */
   netAfter: number;
+  /** Moving pixels in the net box 0.5–1.2 s after rim arrival, per box area and frame (NaN without motion data): the net's swing when no crossing was seen. */
+  netLate: number;
 }
 
 /** Evidence of a shot whose outcome has not been measured yet. */
@@ -72,6 +74,7 @@ function emptyEvidence(): MakeEvidence {
     rimCrossOffset: NaN,
     netMotion: 0,
     netAfter: NaN,
+    netLate: NaN,
   };
 }
 
@@ -345,6 +348,7 @@ export function classifyMake(
     return n ? px / (w * w * 0.675 * n) : NaN;
   };
   ev.netMotion = motion ? netBox(s.rimFrame, s.rimFrame + netWin) : NaN;
+  ev.netLate = motion ? netBox(s.rimFrame + Math.round((0.5 / timeScale) * fps), s.rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
   const cross = netCrossing(s, tracks, hoop, Math.round((1.8 / timeScale) * fps));
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
@@ -428,16 +432,22 @@ const NET_AFTER_VETO = 0.15;
  * in the motion mask (the reference stays low) keep the crossing decision.
  */
 export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
-  const after = shots.map((s) => s.evidence.netAfter).filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (after.length < 4) return;
-  const ref = after[Math.min(after.length - 1, Math.floor(0.75 * after.length))];
-  if (ref < NET_AFTER_MOVING) return;
+  const upperQuartile = (values: number[]) => {
+    const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    return v.length < 4 ? NaN : v[Math.min(v.length - 1, Math.floor(0.75 * v.length))];
+  };
+  const refAfter = upperQuartile(shots.map((s) => s.evidence.netAfter));
+  const refLate = upperQuartile(shots.map((s) => s.evidence.netLate));
   for (const s of shots) {
     const ev = s.evidence;
-    if (s.made !== true || !Number.isFinite(ev.crossOffset) || !Number.isFinite(ev.netAfter)) continue;
-    if (ev.netAfter >= NET_AFTER_VETO * ref) continue;
+    if (s.made !== true) continue;
+    // With a crossing: the net after the ball left it. Without one (the ball lost at the rim): the net 0.5–1.2 s after rim arrival.
+    const crossed = Number.isFinite(ev.crossOffset);
+    const v = crossed ? ev.netAfter : ev.netLate;
+    const ref = crossed ? refAfter : refLate;
+    if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
     s.made = false;
-    s.madeConfidence = ev.netAfter < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
+    s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
     setKind(s, fps, timeScale);
   }
 }
