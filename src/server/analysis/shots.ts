@@ -98,7 +98,7 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
     if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > 3 * w) continue;
-    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w) continue;
+    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true)) continue;
     const down = arcs.find((d) => {
       const p0 = d.points[0];
       if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
@@ -123,6 +123,38 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     });
   }
   return out;
+}
+
+/**
+ * A flight that starts close to the rim in the image is usually the ball bouncing off it (a rebound), but a
+ * layup or a close shot seen from behind or from the baseline also starts there (depth does not show). Such a
+ * flight is a shot when it starts below the rim level, rises well above the rim (or out of view), was not
+ * falling onto the rim just before (its track has no point above the start in the previous third of a second)
+ * and no other flight reached the rim in the 1.5 s before it (which would make it that shot's rebound).
+ */
+export function shotFromUnderRim(
+  a: Arc,
+  start: BallCandidate,
+  hoop: HoopEstimate,
+  arcs: Arc[],
+  fps: number,
+  timeScale: number,
+  leavesView: boolean,
+): boolean {
+  const w = hoop.w;
+  if (start.y < hoop.y + 0.1 * w) return false;
+  if (!leavesView && a.apexY > hoop.y - 1.2 * w) return false;
+  const look = Math.round((0.33 / timeScale) * fps);
+  if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r)) return false;
+  const before = Math.round((1.5 / timeScale) * fps);
+  for (const b of arcs) {
+    if (b === a) continue;
+    for (const q of b.points) {
+      if (q.frame >= start.frame || q.frame < start.frame - before) continue;
+      if (Math.abs(q.x - hoop.x) < 1.0 * w && Math.abs(q.y - hoop.y) < 0.8 * w) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -221,7 +253,7 @@ export function detectShots(
     const p = a.points;
     const first = releasePoint(a);
     const last = p[p.length - 1];
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w) continue;
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     let rimFrame = -1;
