@@ -125,6 +125,19 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
   return out;
 }
 
+/** True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). */
+function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): boolean {
+  const before = Math.round((1.5 / timeScale) * fps);
+  for (const b of arcs) {
+    if (b === a) continue;
+    for (const q of b.points) {
+      if (q.frame >= frame || q.frame < frame - before) continue;
+      if (Math.abs(q.x - hoop.x) < 1.0 * hoop.w && Math.abs(q.y - hoop.y) < 0.8 * hoop.w) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * A flight that starts close to the rim in the image is usually the ball bouncing off it (a rebound), but a
  * layup or a close shot seen from behind or from the baseline also starts there (depth does not show). Such a
@@ -146,15 +159,28 @@ export function shotFromUnderRim(
   if (!leavesView && a.apexY > hoop.y - 1.2 * w) return false;
   const look = Math.round((0.33 / timeScale) * fps);
   if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r)) return false;
-  const before = Math.round((1.5 / timeScale) * fps);
-  for (const b of arcs) {
-    if (b === a) continue;
-    for (const q of b.points) {
-      if (q.frame >= start.frame || q.frame < start.frame - before) continue;
-      if (Math.abs(q.x - hoop.x) < 1.0 * w && Math.abs(q.y - hoop.y) < 0.8 * w) return false;
-    }
-  }
-  return true;
+  return !rimBusyBefore(a, start.frame, hoop, arcs, fps, timeScale);
+}
+
+/**
+ * A flight that starts close to the rim but above it, falling: the end of a shot whose rise was not followed
+ * — the ball came in from above the frame or from behind an opaque board (nothing of its track in the third of
+ * a second before), or its track shows it falling onto the rim from above but that part was too short to fit
+ * as a flight of its own (the flight itself may then be the bounce off the rim). Not when another flight was at the rim in the 1.5 s before (a rebound coming down).
+ * Returns the rim-arrival frame (the flight's start), or -1.
+ */
+export function fallingIntoRim(a: Arc, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): number {
+  const w = hoop.w;
+  const p0 = a.points[0];
+  if (p0.y > hoop.y + 0.2 * w || Math.hypot(p0.x - hoop.x, p0.y - hoop.y) > 1.6 * w) return -1;
+  if (rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) return -1;
+  const look = Math.round((0.33 / timeScale) * fps);
+  const pre = a.trackPoints.filter((q) => q.frame < p0.frame && q.frame >= p0.frame - look);
+  if (pre.length === 0) return p0.y < hoop.y - 0.9 * w && a.apexFrame <= p0.frame + 2 ? p0.frame : -1;
+  const top = pre[0];
+  const falling = pre.length >= 4 && pre.every((q, i) => i === 0 || q.y >= pre[i - 1].y - 0.5 * a.r) && top.y < p0.y - 2 * a.r;
+  const towards = Math.abs(top.x - hoop.x) > Math.abs(p0.x - hoop.x);
+  return falling && towards ? p0.frame : -1;
 }
 
 /**
@@ -253,10 +279,12 @@ export function detectShots(
     const p = a.points;
     const first = releasePoint(a);
     const last = p[p.length - 1];
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false)) continue;
+    // Starting at the rim: a rebound, unless a close shot from under the rim or the end of a shot falling into it.
+    const forcedRim = fallingIntoRim(a, hoop, sorted, fps, timeScale);
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
-    let rimFrame = -1;
+    let rimFrame = forcedRim;
     let closest = Infinity;
     let closestFrame = last.frame;
     for (const q of p) {
