@@ -3,7 +3,7 @@ import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } f
 import { GRID, type FrameFeatures } from './frame-features';
 import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
+import { detectShots, netSwingVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -105,6 +105,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   }
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
+  netSwingVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
   const calm = tagged.map((t) => sceneCalm(t.s, features, goals[t.k], path, fps));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots } from './shots';
+import { detectShots, netSwingVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -85,5 +85,72 @@ describe('shots and makes', () => {
     }
     const { tracks, arcs } = analyse(per);
     expect(detectShots(arcs, hoop, per, tracks, 30, 1)).toHaveLength(0);
+  });
+
+  it('finds a close shot that starts under the rim (a layup seen from behind), but not a rebound after a shot', () => {
+    // Released 1.3 rim widths beside and 0.4 below the rim, rising 1.5 rim widths above it and dropping through.
+    const vy = (RIM.y - (RIM.y + 12) - C * 24 * 24) / 24;
+    const close = (per: BallCandidate[][], f0: number) => {
+      for (let t = 0; t <= 34; t++) per[f0 + t].push({ frame: f0 + t, x: RIM.x + 40 - (40 / 24) * t, y: RIM.y + 12 + vy * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    };
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    close(per, 5);
+    const a = analyse(per);
+    const shots = detectShots(a.arcs, hoop, per, a.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(Math.abs(shots[0].rimFrame - (5 + 24))).toBeLessThanOrEqual(4);
+    // The same flight just after another shot reached the rim is that shot's rebound.
+    const after = scene([shot(0, 100, 'bounce-out')], 120);
+    close(after, 50);
+    const b = analyse(after);
+    const shots2 = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
+    expect(shots2).toHaveLength(1);
+    expect(Math.abs(shots2[0].rimFrame - FLIGHT)).toBeLessThanOrEqual(3);
+  });
+
+  it('finds a shot whose ball falls into view just above the rim (its rise out of the frame or behind the board)', () => {
+    const w = hoop.w;
+    const per: BallCandidate[][] = Array.from({ length: 40 }, () => []);
+    for (let t = 0; t <= 20; t++) per[10 + t].push({ frame: 10 + t, x: RIM.x - 8 + 0.5 * t, y: RIM.y - 1.3 * w + 2 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].rimFrame).toBeGreaterThanOrEqual(10);
+    expect(shots[0].rimFrame).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('net swing veto', () => {
+  const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
+    throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
+    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, ...e,
+  });
+  const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
+    ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
+
+  it('calls missed a crossing make whose net stayed still once the ball left it, against the clip\'s swinging nets', () => {
+    const shots = [0.3, 0.25, 0.28, 0.01, 0.2].map((a) => shotWith({ netAfter: a }));
+    netSwingVeto(shots, 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([true, true, true, false, true]);
+    expect(shots[3].kind).toBe('rim_out');
+  });
+
+  it('uses the net 0.5–1.2 s after rim arrival when no crossing was seen', () => {
+    const shots = [0.2, 0.3, 0.25, 0.22].map((a) => shotWith({ netAfter: a, netLate: a }));
+    const lost = shotWith({ crossOffset: NaN, netLate: 0.005, contact: false });
+    const lostSwinging = shotWith({ crossOffset: NaN, netLate: 0.2 });
+    netSwingVeto([...shots, lost, lostSwinging], 30, 1);
+    expect(lost.made).toBe(false);
+    expect(lost.kind).toBe('air_ball');
+    expect(lostSwinging.made).toBe(true);
+  });
+
+  it('keeps the crossing decision where nets do not show in the motion mask, or with too few shots', () => {
+    const still = [0.01, 0.02, 0.0, 0.015, 0.005].map((a) => shotWith({ netAfter: a }));
+    netSwingVeto(still, 30, 1);
+    expect(still.every((s) => s.made === true)).toBe(true);
+    const few = [0.3, 0.01, 0.3].map((a) => shotWith({ netAfter: a }));
+    netSwingVeto(few, 30, 1);
+    expect(few.every((s) => s.made === true)).toBe(true);
   });
 });

@@ -49,6 +49,33 @@ export interface MakeEvidence {
   rimCrossOffset: number;
   /** Moving pixels in the net box (below the rim, inside its span) in the 0.6 s after rim arrival, per box area and frame (NaN without motion data). A ball passing through the net moves it; a ball dropping in front of or behind it barely does. */
   netMotion: number;
+  /**
+   * Moving pixels in the same net box in the 0.5 s after the ball has left it downwards (from 2 frames after the
+   * net-bottom crossing), per box area and frame; NaN without a crossing or motion data. The ball is out of the box
+   * by then, so this is the net's own swing: a made ball drags the net and it keeps swinging, a ball dropping in
+   * front of or behind the net leaves it still.
+   */
+  netAfter: number;
+  /** Moving pixels in the net box 0.5–1.2 s after rim arrival, per box area and frame (NaN without motion data): the net's swing when no crossing was seen. */
+  netLate: number;
+}
+
+/** Evidence of a shot whose outcome has not been measured yet. */
+function emptyEvidence(): MakeEvidence {
+  return {
+    throughFrames: 0,
+    outFrames: 0,
+    exit: 'none',
+    exitSlope: 0,
+    entryOffset: NaN,
+    contact: false,
+    dwellFrames: 0,
+    crossOffset: NaN,
+    rimCrossOffset: NaN,
+    netMotion: 0,
+    netAfter: NaN,
+    netLate: NaN,
+  };
 }
 
 function vyAt(a: Arc, frame: number): number {
@@ -71,7 +98,7 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
     if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > 3 * w) continue;
-    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w) continue;
+    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true)) continue;
     const down = arcs.find((d) => {
       const p0 = d.points[0];
       if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
@@ -92,10 +119,68 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
-      evidence: { throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: false, dwellFrames: 0, crossOffset: NaN, rimCrossOffset: NaN, netMotion: 0 },
+      evidence: emptyEvidence(),
     });
   }
   return out;
+}
+
+/** True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). */
+function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): boolean {
+  const before = Math.round((1.5 / timeScale) * fps);
+  for (const b of arcs) {
+    if (b === a) continue;
+    for (const q of b.points) {
+      if (q.frame >= frame || q.frame < frame - before) continue;
+      if (Math.abs(q.x - hoop.x) < 1.0 * hoop.w && Math.abs(q.y - hoop.y) < 0.8 * hoop.w) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A flight that starts close to the rim in the image is usually the ball bouncing off it (a rebound), but a
+ * layup or a close shot seen from behind or from the baseline also starts there (depth does not show). Such a
+ * flight is a shot when it starts below the rim level, rises well above the rim (or out of view), was not
+ * falling onto the rim just before (its track has no point above the start in the previous third of a second)
+ * and no other flight reached the rim in the 1.5 s before it (which would make it that shot's rebound).
+ */
+export function shotFromUnderRim(
+  a: Arc,
+  start: BallCandidate,
+  hoop: HoopEstimate,
+  arcs: Arc[],
+  fps: number,
+  timeScale: number,
+  leavesView: boolean,
+): boolean {
+  const w = hoop.w;
+  if (start.y < hoop.y + 0.1 * w) return false;
+  if (!leavesView && a.apexY > hoop.y - 1.2 * w) return false;
+  const look = Math.round((0.33 / timeScale) * fps);
+  if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r)) return false;
+  return !rimBusyBefore(a, start.frame, hoop, arcs, fps, timeScale);
+}
+
+/**
+ * A flight that starts close to the rim but above it, falling: the end of a shot whose rise was not followed
+ * — the ball came in from above the frame or from behind an opaque board (nothing of its track in the third of
+ * a second before), or its track shows it falling onto the rim from above but that part was too short to fit
+ * as a flight of its own (the flight itself may then be the bounce off the rim). Not when another flight was at the rim in the 1.5 s before (a rebound coming down).
+ * Returns the rim-arrival frame (the flight's start), or -1.
+ */
+export function fallingIntoRim(a: Arc, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): number {
+  const w = hoop.w;
+  const p0 = a.points[0];
+  if (p0.y > hoop.y + 0.2 * w || Math.hypot(p0.x - hoop.x, p0.y - hoop.y) > 1.6 * w) return -1;
+  if (rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) return -1;
+  const look = Math.round((0.33 / timeScale) * fps);
+  const pre = a.trackPoints.filter((q) => q.frame < p0.frame && q.frame >= p0.frame - look);
+  if (pre.length === 0) return p0.y < hoop.y - 0.9 * w && a.apexFrame <= p0.frame + 2 ? p0.frame : -1;
+  const top = pre[0];
+  const falling = pre.length >= 4 && pre.every((q, i) => i === 0 || q.y >= pre[i - 1].y - 0.5 * a.r) && top.y < p0.y - 2 * a.r;
+  const towards = Math.abs(top.x - hoop.x) > Math.abs(p0.x - hoop.x);
+  return falling && towards ? p0.frame : -1;
 }
 
 /**
@@ -137,7 +222,7 @@ export function extrapolatedArrival(a: Arc, hoop: HoopEstimate, maxFrames: numbe
  * centre in rim half-widths. A made ball leaves through the net, inside the rim span; a missed
  * one falls beside it or flies away.
  */
-export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): { net: number; rim: number } {
+export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, win: number): { net: number; rim: number; frame: number } {
   const level = hoop.y + 0.8 * hoop.w;
   const rimLevel = hoop.y + 0.1 * hoop.w;
   let best: { frame: number; x: number; rimX: number } | null = null;
@@ -170,7 +255,7 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
     }
   }
   const hw = hoop.w / 2;
-  return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw } : { net: NaN, rim: NaN };
+  return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
 }
 
 /**
@@ -194,10 +279,12 @@ export function detectShots(
     const p = a.points;
     const first = releasePoint(a);
     const last = p[p.length - 1];
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w) continue;
+    // Starting at the rim: a rebound, unless a close shot from under the rim or the end of a shot falling into it.
+    const forcedRim = fallingIntoRim(a, hoop, sorted, fps, timeScale);
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
-    let rimFrame = -1;
+    let rimFrame = forcedRim;
     let closest = Infinity;
     let closestFrame = last.frame;
     for (const q of p) {
@@ -234,18 +321,7 @@ export function detectShots(
       madeConfidence: 0,
       kind: 'unknown',
       confidence: Math.min(1, (p.length / 10) * a.score),
-      evidence: {
-        throughFrames: 0,
-        outFrames: 0,
-        exit: 'none',
-        exitSlope: 0,
-        entryOffset: NaN,
-        contact: false,
-        dwellFrames: 0,
-        crossOffset: NaN,
-        rimCrossOffset: NaN,
-        netMotion: 0,
-      },
+      evidence: emptyEvidence(),
     });
   }
   shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
@@ -323,20 +399,28 @@ export function classifyMake(
   ev.throughFrames = through;
   ev.outFrames = out;
   const netWin = Math.round((0.6 / timeScale) * fps);
-  if (motion) {
-    let netPx = 0;
-    for (let f = s.rimFrame; f <= Math.min(candidates.length - 1, s.rimFrame + netWin); f++) {
-      netPx += motion(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
+  const netBox = (f0: number, f1: number) => {
+    let px = 0;
+    let n = 0;
+    for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++, n++) {
+      px += motion!(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
     }
-    ev.netMotion = netPx / (w * w * 0.675 * (netWin + 1));
-  } else ev.netMotion = NaN;
+    return n ? px / (w * w * 0.675 * n) : NaN;
+  };
+  ev.netMotion = motion ? netBox(s.rimFrame, s.rimFrame + netWin) : NaN;
+  ev.netLate = motion ? netBox(s.rimFrame + Math.round((0.5 / timeScale) * fps), s.rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
   const cross = netCrossing(s, tracks, hoop, Math.round((1.8 / timeScale) * fps));
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
+  if (motion && !Number.isNaN(cross.frame)) {
+    const f0 = Math.ceil(cross.frame) + 2;
+    ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
+  }
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
-    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015);
+    // A still net right after rim arrival means nothing went through it, unless the net swings once the ball has left it (a ball that rolled on the rim before dropping in).
+    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015 && !(ev.netAfter >= NET_AFTER_MOVING));
     conf = Math.abs(Math.abs(ev.crossOffset) - 1.4) > 0.5 ? 0.8 : 0.6;
     if (bestExit) {
       const e = bestExit;
@@ -381,8 +465,49 @@ export function classifyMake(
   }
   s.made = made;
   s.madeConfidence = conf;
+  setKind(s, fps, timeScale);
   const endAt = bestExit ? bestExit.points[Math.min(bestExit.points.length - 1, 6)].frame : s.rimFrame + Math.round(win / 2);
   s.endFrame = Math.max(s.rimFrame, endAt);
-  if (made === true) s.kind = ev.contact && ev.dwellFrames > 0.25 * fps / timeScale ? 'rim_in' : 'swish';
-  else if (made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
+}
+
+function setKind(s: ShotDetection, fps: number, timeScale: number): void {
+  const ev = s.evidence;
+  if (s.made === true) s.kind = ev.contact && ev.dwellFrames > (0.25 * fps) / timeScale ? 'rim_in' : 'swish';
+  else if (s.made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
+  else s.kind = 'unknown';
+}
+
+/** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */
+const NET_AFTER_MOVING = 0.05;
+/** A make whose net stays stiller than this fraction of the clip's swinging nets is a ball that dropped in front of or behind the net. */
+const NET_AFTER_VETO = 0.15;
+
+/**
+ * Second pass over all shots of a clip: a ball that drops through the net leaves it swinging after it has gone
+ * (`netAfter`), a ball that falls in front of or behind the net — the same path in the image — leaves it still.
+ * How much a net's swing shows in the motion mask depends on the view (net size, texture, background), so the
+ * reference is the clip's own: the upper quartile of `netAfter` over its shots (those with a measured crossing,
+ * at least 4 of them). When that reference shows swinging nets (≥ `NET_AFTER_MOVING`), makes decided by the
+ * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed. Clips whose nets do not show
+ * in the motion mask (the reference stays low) keep the crossing decision.
+ */
+export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+  const upperQuartile = (values: number[]) => {
+    const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    return v.length < 4 ? NaN : v[Math.min(v.length - 1, Math.floor(0.75 * v.length))];
+  };
+  const refAfter = upperQuartile(shots.map((s) => s.evidence.netAfter));
+  const refLate = upperQuartile(shots.map((s) => s.evidence.netLate));
+  for (const s of shots) {
+    const ev = s.evidence;
+    if (s.made !== true) continue;
+    // With a crossing: the net after the ball left it. Without one (the ball lost at the rim): the net 0.5–1.2 s after rim arrival.
+    const crossed = Number.isFinite(ev.crossOffset);
+    const v = crossed ? ev.netAfter : ev.netLate;
+    const ref = crossed ? refAfter : refLate;
+    if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
+    s.made = false;
+    s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
+    setKind(s, fps, timeScale);
+  }
 }

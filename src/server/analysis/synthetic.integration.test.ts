@@ -22,6 +22,13 @@ const CASES: Case[] = [
   { name: 'three', options: { seed: 106, script: [{ kind: 'three', made: true }] } },
   { name: 'no-hoop', options: { seed: 107, durationSeconds: 10, noHoop: true } },
   { name: 'no-shots', options: { seed: 108, durationSeconds: 10, noShots: true } },
+  {
+    name: 'makes-and-misses',
+    options: {
+      seed: 111,
+      script: ['swish', 'rim_out', 'air_ball', 'rim_in', 'rim_out', 'bank_out', 'swish', 'air_ball', 'rim_out', 'rim_in'].map((kind) => ({ kind })),
+    },
+  },
   { name: 'panning', options: { seed: 109, durationSeconds: 40, camera: 'panning', players: 4 } },
   { name: 'game', options: { seed: 13, durationSeconds: 60 } },
 ];
@@ -86,6 +93,26 @@ describe('synthetic clips (one case each)', () => {
     );
     expect(pairs).toHaveLength(1);
     expect(shots.length).toBeLessThanOrEqual(2);
+  });
+
+  it('makes and misses at one hoop: no false attempt, every found attempt called right, a rim-out dropping in line with the net called missed', () => {
+    const { truth, res } = results.get('makes-and-misses')!;
+    const shots = shotsOf(res);
+    const pairs = matchShots(
+      truth.attempts.map((a) => a.rim_arrival_s),
+      shots.map((s) => s.rim_t),
+    );
+    expect(truth.attempts).toHaveLength(10);
+    // 8 of 10 found (a bank-out and a late rim-out are missed), none invented
+    expect(pairs.length).toBeGreaterThanOrEqual(8);
+    expect(shots).toHaveLength(pairs.length);
+    for (const [i, j] of pairs) expect(shots[j].made).toBe(truth.attempts[i].made);
+    // the second attempt bounces on the rim and drops through the net's span in the image, in front of it: the net stays still
+    const rimOut = pairs.find(([i]) => i === 1);
+    expect(truth.attempts[1].kind).toBe('rim_out');
+    expect(rimOut).toBeDefined();
+    expect(shots[rimOut![1]].made).toBe(false);
+    expect(shots[rimOut![1]].kind).toBe('rim_out');
   });
 
   it('panning full-court camera: every attempt at both hoops is found, against the hoop where it is in the image', () => {
