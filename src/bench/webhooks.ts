@@ -26,6 +26,7 @@ import { cpus, loadavg } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
+import { serve as serveFetch } from 'inngest/next';
 import { serve } from 'inngest/node';
 import { Webhook } from 'standardwebhooks';
 import { closeDb, getDb } from '../server/db/client';
@@ -39,6 +40,7 @@ import { createWebhookEndpoint } from '../server/domain/webhooks/endpoints';
 import { startLocalReceiver, type LocalReceiver } from '../server/domain/webhooks/local-receiver';
 import { inngest } from '../server/jobs/client';
 import { createEmbeddedEngine, sendEventsToEmbeddedEngine, type EmbeddedEngine } from '../server/jobs/engine/engine';
+import { registerInProcessServe } from '../server/jobs/engine/in-process';
 import { functions } from '../server/jobs/functions';
 
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? '.data/bench-webhooks';
@@ -158,7 +160,11 @@ async function run(
     deliveries: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
 }
 
-/** The functions behind /api/inngest on a loopback port, and the engine (default settings) calling them. */
+/**
+ * The functions behind /api/inngest on a loopback port, and the engine (default settings)
+ * calling them — in-process, as under `npm start`, where the route module registers its
+ * handler (SWISH_ENGINE_IN_PROCESS=0: over HTTP).
+ */
 async function startJobs(): Promise<{ engine: EmbeddedEngine; stop: () => Promise<void> }> {
   let handler: ReturnType<typeof serve> | undefined;
   const server: Server = createServer((req, res) => (handler ? void handler(req, res) : void res.writeHead(503).end()));
@@ -168,6 +174,8 @@ async function startJobs(): Promise<{ engine: EmbeddedEngine; stop: () => Promis
   const engine = await createEmbeddedEngine({ appUrl, exportEnv: true });
   inngest.setEnvVars();
   handler = serve({ client: inngest, functions });
+  const route = serveFetch({ client: inngest, functions });
+  registerInProcessServe((req) => route(req as Parameters<typeof route>[0], undefined));
   await engine.start();
   return {
     engine,
@@ -227,7 +235,7 @@ async function main() {
     const paced = await run('paced', { ...ctx, paced: true, events: PACED_EVENTS });
     const loadAfter = loadavg()[0];
     const ms = (v: number) => `${Math.round(v)} ms`;
-    console.log(`\nbench:webhooks — ${RECEIVERS} receivers, embedded engine with default settings; ${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
+    console.log(`\nbench:webhooks — ${RECEIVERS} receivers, embedded engine with default settings (${process.env.SWISH_ENGINE_IN_PROCESS === '0' ? 'over HTTP' : 'in-process'}); ${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
     const cpu = (f: RunFigures) => `${f.nodeCpuMs.toFixed(1)} ms | ${f.pgCpuMs === null ? '–' : `${f.pgCpuMs.toFixed(1)} ms`}`;
     console.log('| run | deliveries | deliveries/s | p50 latency | p99 latency | max | drained in | CPU/delivery: node | CPU/delivery: PostgreSQL |');
     console.log('|---|---|---|---|---|---|---|---|---|');
