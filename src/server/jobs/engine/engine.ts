@@ -120,6 +120,7 @@ export interface EmbeddedEngine {
 }
 
 const NOTIFY_CHANNEL = 'inngest_engine';
+const NOTIFY_WINDOW_MS = 20;
 const MAX_BODY = 16 * 1024 * 1024;
 
 const numberEnv = (name: string): number | undefined => {
@@ -193,17 +194,19 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   };
 
   // Tells other instances (and waitForRun) that something changed. Notifications this
-  // instance sent itself are ignored (it already knows), and a burst of changes sends one.
+  // instance sent itself are ignored (it already knows), and the changes of a short window
+  // (NOTIFY_WINDOW_MS) send one: in a burst, a NOTIFY per finished call was a statement per
+  // delivery, and every listening instance woke for each.
   const instanceId = randomBytes(8).toString('hex');
   let notifyQueued = false;
   const notify = () => {
     for (const w of runWaiters) w();
     if (notifyQueued) return;
     notifyQueued = true;
-    setImmediate(() => {
+    setTimeout(() => {
       notifyQueued = false;
-      sql.notify(NOTIFY_CHANNEL, instanceId).catch(() => {});
-    });
+      if (!stopped) sql.notify(NOTIFY_CHANNEL, instanceId).catch(() => {});
+    }, NOTIFY_WINDOW_MS);
   };
 
   const schedule = (delay: number) => {
