@@ -17,6 +17,7 @@ import {
   fireCrons,
   insertEvents,
   loadCallState,
+  loadCallStates,
   loadFunctions,
   processEvents,
   pruneHistory,
@@ -248,7 +249,10 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
         // runs just created (changed) have calls due although the look above predates them
         if (ids.length && !stopped && inFlight.size < workers && (changed || (due.calls !== null && due.calls <= clock()))) {
           const items = await claimBatch(sql, ids, clock(), workers - inFlight.size, () => randomBytes(12).toString('hex'), { leaseMs });
-          for (const item of items) launch(item);
+          // the runs and memoised steps of the whole batch in one query
+          // (should that fail, each call loads its own and releases its item on error)
+          const states = items.length > 1 ? await loadCallStates(sql, items.map((i) => i.run_id)).catch(() => undefined) : undefined;
+          for (const item of items) launch(item, states ? (states.get(item.run_id) ?? { run: undefined, steps: [] }) : undefined);
         }
         if (changed) notify();
         if (now - prunedAt > 3_600_000) {
@@ -270,21 +274,23 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     }
   }
 
-  function launch(item: QueueItem) {
+  type CallState = Awaited<ReturnType<typeof loadCallState>>;
+
+  function launch(item: QueueItem, state?: CallState) {
     const abort = new AbortController();
-    const p: Promise<void> = execute(item, abort.signal).finally(() => {
+    const p: Promise<void> = execute(item, abort.signal, state).finally(() => {
       inFlight.delete(p);
       kick();
     });
     inFlight.set(p, abort);
   }
 
-  async function execute(item: QueueItem, signal: AbortSignal): Promise<void> {
+  async function execute(item: QueueItem, signal: AbortSignal, state?: CallState): Promise<void> {
     const heartbeat = setInterval(() => {
       extendLease(sql, item, clock() + leaseMs).catch((err) => log.warn({ err }, 'inngest engine: lease heartbeat failed'));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
-      const { run, steps } = await loadCallState(sql, item.run_id);
+      const { run, steps } = state ?? (await loadCallState(sql, item.run_id));
       const fns = await functions();
       const fn = run ? fns.get(run.function_id) : undefined;
       const ctx = { fn, functions: fns, now: clock(), backoffMs, sleepTarget, parseDuration };

@@ -494,6 +494,18 @@ export async function loadCallState(sql: Sql, runId: string): Promise<{ run: Run
   return { run: run as RunRow, steps };
 }
 
+/** `loadCallState` for the runs of a batch of claimed calls, in one query. */
+export async function loadCallStates(sql: Sql, runIds: string[]): Promise<Map<string, { run: RunRow; steps: { step_id: string; result: StepResult }[] }>> {
+  const out = new Map<string, { run: RunRow; steps: { step_id: string; result: StepResult }[] }>();
+  if (!runIds.length) return out;
+  const rows = await sql<(RunRow & { steps: { step_id: string; result: StepResult }[] })[]>`
+    select r.*, coalesce((select json_agg(json_build_object('step_id', s.step_id, 'result', s.result) order by s.seq)
+      from inngest_steps s where s.run_id = r.id), '[]'::json) as steps
+    from inngest_runs r where r.id = any(${[...new Set(runIds)]})`;
+  for (const { steps, ...run } of rows) out.set(run.id, { run: run as RunRow, steps });
+  return out;
+}
+
 /** One op of a 206 reply, as the SDK sends it. */
 export interface OutgoingOp {
   id: string;
