@@ -1,8 +1,10 @@
 /**
  * `npm run bench:webhooks`: webhook fan-out on the embedded engine. The service's Inngest
- * functions are served by the SDK's Node handler and driven by the embedded engine with
- * its default settings (as `npm start` creates it, minus Next.js around /api/inngest), on
- * an embedded PostgreSQL of its own. The bench plays the processing pipeline — it records
+ * functions are served by the SDK's handler — the one the Next.js route uses, registered
+ * for in-process calls as the route registers it, and the Node handler on a loopback port —
+ * and driven by the embedded engine with its default settings (as `npm start` creates it,
+ * minus Next.js around /api/inngest; SWISH_ENGINE_IN_PROCESS=0 for HTTP), on an embedded
+ * PostgreSQL of its own. The bench plays the processing pipeline — it records
  * events in the event log and announces them with `swish/event.recorded` through
  * PostgreSQL, as another process would — and runs 3 local receivers (subscribed endpoints
  * of one organization) that answer 200 at once.
