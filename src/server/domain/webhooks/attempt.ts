@@ -43,18 +43,28 @@ const isSuccess = (status: number | null) => status !== null && status >= 200 &&
  * recorded, and a fan-out sends it to every endpoint at about the same time: the row (a
  * whole Session) is read and serialised once per event rather than once per delivery.
  */
-const bodies = new Map<string, string>();
+const bodies = new Map<string, Promise<string | null>>();
 const BODY_CACHE_SIZE = 256;
 
-async function eventBody(db: Database, organizationId: string, eventId: string): Promise<string | null> {
+/**
+ * The promise is cached, not only the string: a fan-out's deliveries start together, and
+ * they wait for the one read in flight instead of each reading the row. A missing event is
+ * not kept (it cannot appear later under that id, but nothing is gained by remembering it).
+ */
+function eventBody(db: Database, organizationId: string, eventId: string): Promise<string | null> {
   const key = `${organizationId}/${eventId}`;
   const cached = bodies.get(key);
   if (cached !== undefined) return cached;
-  const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.organizationId, organizationId)));
-  if (!event) return null;
-  const body = JSON.stringify(toApiEvent(event));
+  const body = (async () => {
+    const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.organizationId, organizationId)));
+    return event ? JSON.stringify(toApiEvent(event)) : null;
+  })();
   if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
   bodies.set(key, body);
+  body.then(
+    (v) => v === null && bodies.get(key) === body && bodies.delete(key),
+    () => bodies.get(key) === body && bodies.delete(key),
+  );
   return body;
 }
 

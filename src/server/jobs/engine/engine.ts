@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import postgres from 'postgres';
 import { exportEmbeddedEnv } from './env';
 import { toEngineFunction, type EngineFunction } from './function-config';
+import { inProcessServe, registerInProcessEngine, type FetchHandler } from './in-process';
 import { canonicalJson, hashSigningKey, newSigningKey, safeEqual, signBody } from './protocol';
 import {
   applyOutcome,
@@ -16,6 +17,7 @@ import {
   fireCrons,
   insertEvents,
   loadCallState,
+  loadCallStates,
   loadFunctions,
   processEvents,
   pruneHistory,
@@ -68,6 +70,16 @@ export interface EmbeddedEngineOptions {
   callTimeoutMs?: number;
   /** Ended runs and handled events are deleted after this long. */
   retentionMs?: number;
+  /**
+   * Talk to this process's SDK without a socket (default true, SWISH_ENGINE_IN_PROCESS=0
+   * turns it off): calls go to `serve` (or the handler the `/api/inngest` route module
+   * registered, see in-process.ts) as `Request` objects, and the SDK's requests to the
+   * engine come back the same way. Same signed wire format as over HTTP; HTTP is used
+   * whenever no in-process handler is there (e.g. before the route module has loaded).
+   */
+  inProcess?: boolean;
+  /** The serve handler to call in-process (tests, benches); defaults to the registered route's. */
+  serve?: FetchHandler;
 }
 
 export interface RunSnapshot {
@@ -89,6 +101,8 @@ export interface EmbeddedEngine {
   eventKey: string;
   /** The engine's HTTP handler, for mounting it in another server. */
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The same API as a fetch handler (what the in-process transport calls). */
+  handleFetch(req: Request): Promise<Response>;
   /** Syncs the app (fails loudly on unsupported options) and starts working. */
   start(): Promise<void>;
   /** Syncs the app again (PUT on the serve endpoint → POST /fn/register). */
@@ -107,6 +121,7 @@ export interface EmbeddedEngine {
 }
 
 const NOTIFY_CHANNEL = 'inngest_engine';
+const NOTIFY_WINDOW_MS = 20;
 const MAX_BODY = 16 * 1024 * 1024;
 
 const numberEnv = (name: string): number | undefined => {
@@ -134,6 +149,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   const retentionMs = opts.retentionMs ?? (numberEnv('SWISH_ENGINE_RETENTION_DAYS') ?? 7) * 86_400_000;
   const signingKey = opts.signingKey ?? newSigningKey();
   const eventKey = opts.eventKey ?? randomBytes(24).toString('hex');
+  const inProcess = opts.inProcess ?? process.env.SWISH_ENGINE_IN_PROCESS !== '0';
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('the embedded Inngest engine needs DATABASE_URL');
 
@@ -158,6 +174,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   let unlisten: (() => Promise<void>) | undefined;
   let fnCache: { at: number; fns: Map<string, EngineFunction> } | undefined;
   let prunedAt = 0;
+  let calledInProcess = false;
   const runWaiters = new Set<() => void>();
 
   const functions = async () => {
@@ -178,17 +195,19 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   };
 
   // Tells other instances (and waitForRun) that something changed. Notifications this
-  // instance sent itself are ignored (it already knows), and a burst of changes sends one.
+  // instance sent itself are ignored (it already knows), and the changes of a short window
+  // (NOTIFY_WINDOW_MS) send one: in a burst, a NOTIFY per finished call was a statement per
+  // delivery, and every listening instance woke for each.
   const instanceId = randomBytes(8).toString('hex');
   let notifyQueued = false;
   const notify = () => {
     for (const w of runWaiters) w();
     if (notifyQueued) return;
     notifyQueued = true;
-    setImmediate(() => {
+    setTimeout(() => {
       notifyQueued = false;
-      sql.notify(NOTIFY_CHANNEL, instanceId).catch(() => {});
-    });
+      if (!stopped) sql.notify(NOTIFY_CHANNEL, instanceId).catch(() => {});
+    }, NOTIFY_WINDOW_MS);
   };
 
   const schedule = (delay: number) => {
@@ -230,7 +249,10 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
         // runs just created (changed) have calls due although the look above predates them
         if (ids.length && !stopped && inFlight.size < workers && (changed || (due.calls !== null && due.calls <= clock()))) {
           const items = await claimBatch(sql, ids, clock(), workers - inFlight.size, () => randomBytes(12).toString('hex'), { leaseMs });
-          for (const item of items) launch(item);
+          // the runs and memoised steps of the whole batch in one query
+          // (should that fail, each call loads its own and releases its item on error)
+          const states = items.length > 1 ? await loadCallStates(sql, items.map((i) => i.run_id)).catch(() => undefined) : undefined;
+          for (const item of items) launch(item, states ? (states.get(item.run_id) ?? { run: undefined, steps: [] }) : undefined);
         }
         if (changed) notify();
         if (now - prunedAt > 3_600_000) {
@@ -252,21 +274,23 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     }
   }
 
-  function launch(item: QueueItem) {
+  type CallState = Awaited<ReturnType<typeof loadCallState>>;
+
+  function launch(item: QueueItem, state?: CallState) {
     const abort = new AbortController();
-    const p: Promise<void> = execute(item, abort.signal).finally(() => {
+    const p: Promise<void> = execute(item, abort.signal, state).finally(() => {
       inFlight.delete(p);
       kick();
     });
     inFlight.set(p, abort);
   }
 
-  async function execute(item: QueueItem, signal: AbortSignal): Promise<void> {
+  async function execute(item: QueueItem, signal: AbortSignal, state?: CallState): Promise<void> {
     const heartbeat = setInterval(() => {
       extendLease(sql, item, clock() + leaseMs).catch((err) => log.warn({ err }, 'inngest engine: lease heartbeat failed'));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
-      const { run, steps } = await loadCallState(sql, item.run_id);
+      const { run, steps } = state ?? (await loadCallState(sql, item.run_id));
       const fns = await functions();
       const fn = run ? fns.get(run.function_id) : undefined;
       const ctx = { fn, functions: fns, now: clock(), backoffMs, sleepTarget, parseDuration };
@@ -307,6 +331,24 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     }
   }
 
+  /**
+   * One request to the app's serve endpoint: handed to the in-process serve handler when
+   * there is one (the same URL, headers and body as on the wire), over HTTP otherwise.
+   */
+  async function exchange(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal | undefined, timeoutMs: number, method = 'POST'): Promise<Reply> {
+    const serve = inProcess ? (opts.serve ?? inProcessServe()) : undefined;
+    if (!serve) return post(url, body, headers, signal, timeoutMs, method);
+    if (!calledInProcess) {
+      calledInProcess = true;
+      log.info({ app: opts.appUrl }, 'inngest engine: calling the app in-process');
+    }
+    const request = new Request(url, { method, headers, body: method === 'GET' ? undefined : body });
+    const res = await bounded(serve(request), signal, timeoutMs);
+    const out: Reply['headers'] = {};
+    res.headers.forEach((v, k) => (out[k] = v));
+    return { status: res.status, headers: out, body: await res.text() };
+  }
+
   const parseRetryAfter = (v: string | undefined): number | undefined => {
     if (!v) return undefined;
     if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
@@ -319,9 +361,9 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     url.searchParams.set('fnId', fn.id);
     url.searchParams.set('stepId', item.step_id ?? 'step');
     const text = canonicalJson(body);
-    let res: { status: number; headers: IncomingMessage['headers']; body: string };
+    let res: Reply;
     try {
-      res = await post(url, text, { 'content-type': 'application/json', 'x-inngest-signature': signBody(text, signingKey) }, signal, callTimeoutMs);
+      res = await exchange(url, text, { 'content-type': 'application/json', 'x-inngest-signature': signBody(text, signingKey) }, signal, callTimeoutMs);
     } catch (err) {
       if (stopped) throw err;
       return { kind: 'error', error: { name: 'Error', message: `calling the app failed: ${(err as Error).message}` }, noRetry: false };
@@ -352,15 +394,12 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     log.info({ appId, functions: fns.map((f) => f.fn.id) }, 'inngest engine: app synced');
   }
 
-  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://engine');
-    const reply = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(payload));
-    };
-    if (req.method === 'GET' && url.pathname === '/health') return reply(200, { ok: true });
-    if (req.method !== 'POST') return reply(404, { error: 'not found', status: 404 });
-    const raw = await readBody(req);
+  /** The engine's SDK-facing API, whatever carried the request (HTTP or in-process). */
+  async function route(method: string, url: URL, header: (name: string) => string | undefined, readRaw: () => Promise<string>): Promise<{ status: number; payload: unknown }> {
+    const reply = (status: number, payload: unknown) => ({ status, payload });
+    if (method === 'GET' && url.pathname === '/health') return reply(200, { ok: true });
+    if (method !== 'POST') return reply(404, { error: 'not found', status: 404 });
+    const raw = await readRaw();
     let body: unknown;
     try {
       body = raw ? JSON.parse(raw) : null;
@@ -368,7 +407,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
       return reply(400, { error: 'body is not JSON', status: 400 });
     }
     if (url.pathname === '/fn/register') {
-      const auth = String(req.headers.authorization ?? '');
+      const auth = header('authorization') ?? '';
       if (!safeEqual(auth, `Bearer ${hashSigningKey(signingKey)}`)) return reply(401, { error: 'unauthorized', status: 401 });
       try {
         await registerApp(body as Record<string, unknown>);
@@ -380,7 +419,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     }
     const cp = /^\/v1\/checkpoint\/([^/]+)\/async$/.exec(url.pathname);
     if (cp) {
-      const auth = String(req.headers.authorization ?? '');
+      const auth = header('authorization') ?? '';
       if (!safeEqual(auth, `Bearer ${hashSigningKey(signingKey)}`)) return reply(401, { error: 'unauthorized', status: 401 });
       const b = (body ?? {}) as { qi_id?: unknown; steps?: unknown };
       const runId = decodeURIComponent(cp[1]);
@@ -404,7 +443,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
       if (!list.every((e) => e && typeof e === 'object' && typeof e.name === 'string' && e.name)) {
         return reply(400, { error: 'every event needs a name', status: 400 });
       }
-      const seed = req.headers['x-inngest-event-id-seed'];
+      const seed = header('x-inngest-event-id-seed');
       const events = list.map((e, i) => (e.id || !seed ? e : { ...e, dedupeKey: `seed:${seed}:${i}` }));
       const ids = await send(events);
       return reply(200, { ids, status: 200 });
@@ -413,11 +452,32 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    handleRequest(req, res).catch((err) => {
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://engine'), header, () => readBody(req)).then(
+      ({ status, payload }) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      },
+      (err) => {
+        log.error({ err }, 'inngest engine: request failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'internal error', status: 500 }));
+      },
+    );
+  };
+
+  const handleFetch = async (req: Request): Promise<Response> => {
+    let out: { status: number; payload: unknown };
+    try {
+      out = await route(req.method, new URL(req.url), (name) => req.headers.get(name) ?? undefined, () => req.text());
+    } catch (err) {
       log.error({ err }, 'inngest engine: request failed');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'internal error', status: 500 }));
-    });
+      out = { status: 500, payload: { error: 'internal error', status: 500 } };
+    }
+    return new Response(JSON.stringify(out.payload), { status: out.status, headers: { 'content-type': 'application/json' } });
   };
 
   async function send(events: EventInput | EventInput[]): Promise<string[]> {
@@ -430,7 +490,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   async function sync(): Promise<void> {
     syncing = true;
     try {
-      const res = await post(new URL(opts.appUrl), '', {}, undefined, 60_000, 'PUT');
+      const res = await exchange(new URL(opts.appUrl), '', {}, undefined, 60_000, 'PUT');
       let message = res.body;
       try {
         message = (JSON.parse(res.body) as { message?: string }).message ?? res.body;
@@ -473,12 +533,14 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   if (!address || typeof address === 'string') throw new Error('engine listener has no address');
   const url = `http://${opts.host ?? '127.0.0.1'}:${address.port}/`;
   if (opts.exportEnv) exportEmbeddedEnv({ engineUrl: url, signingKey, eventKey });
+  const unregister = inProcess ? registerInProcessEngine(url, handleFetch) : () => {};
 
   return {
     url,
     signingKey,
     eventKey,
     handle,
+    handleFetch,
     sync,
     send,
     kick,
@@ -527,6 +589,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
       for (const abort of inFlight.values()) abort.abort();
       await Promise.allSettled([...inFlight.keys()]);
       await unlisten?.().catch(() => {});
+      unregister();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await sql.end({ timeout: 5 });
@@ -580,6 +643,31 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Settles like `p`, unless the signal aborts or `timeoutMs` passes first (as a socket timeout would). */
+function bounded<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => finish(() => reject(new Error(`no reply within ${timeoutMs} ms`))), timeoutMs);
+    const onAbort = () => finish(() => reject(signal?.reason ?? new Error('aborted')));
+    function finish(then: () => void) {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      then();
+    }
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => finish(() => resolve(v)),
+      (err) => finish(() => reject(err)),
+    );
+  });
+}
+
 function post(
   url: URL,
   body: string,
@@ -587,7 +675,7 @@ function post(
   signal: AbortSignal | undefined,
   timeoutMs: number,
   method = 'POST',
-): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, { method, headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, signal }, (res) => {

@@ -120,30 +120,36 @@ export async function saveApp(
 }
 
 /**
- * Stores received events; they are fanned out to triggers and waiters by `processEvent`.
+ * Stores received events; they are fanned out to triggers and waiters by `processEvents`.
  * Events carrying an id already seen are accepted once (the first one wins). The commit is
  * synchronous even on the engine's asynchronous connection: a sender told "accepted" never
  * loses its event, whatever crashes next.
  */
 export async function insertEvents(sql: Sql, events: EventInput[], now: number): Promise<string[]> {
-  const ids: string[] = [];
-  await sql.begin(async (tx) => {
-    await tx`set local synchronous_commit = on`;
-    for (const e of events) {
-      const id = ulid(now);
-      const payload: InngestEvent = { name: e.name, data: e.data ?? {}, id: e.id || id, ts: e.ts || now, ...(e.v ? { v: e.v } : {}), ...(e.user ? { user: e.user } : {}) };
-      const externalId = e.id || e.dedupeKey || null;
-      const [row] = await tx<{ id: string }[]>`insert into inngest_events (id, external_id, name, payload, received_at)
-        values (${id}, ${externalId}, ${e.name}, ${json(tx, payload)}, ${new Date(now)})
-        on conflict (external_id) do nothing returning id`;
-      if (row) ids.push(row.id);
-      else {
-        const [existing] = await tx<{ id: string }[]>`select id from inngest_events where external_id = ${externalId}`;
-        ids.push(existing.id);
-      }
-    }
+  if (!events.length) return [];
+  const rows = events.map((e, ord) => {
+    const id = ulid(now);
+    const payload: InngestEvent = { name: e.name, data: e.data ?? {}, id: e.id || id, ts: e.ts || now, ...(e.v ? { v: e.v } : {}), ...(e.user ? { user: e.user } : {}) };
+    return { ord, id, external_id: e.id || e.dedupeKey || null, name: e.name, payload };
   });
-  return ids;
+  // One statement for the batch (a fan-out sends one event per delivery). set_config(…, true)
+  // lasts until the end of this statement's own transaction: its commit waits for the WAL
+  // flush although the engine's connection commits asynchronously otherwise. An event whose
+  // id was seen before — earlier or in this batch — resolves to the stored one.
+  const found = await sql<{ ord: number; id: string }[]>`
+    with input as (
+      select * from jsonb_to_recordset(${json(sql, rows)}) as x(ord int, id text, external_id text, name text, payload jsonb)),
+    ins as (
+      insert into inngest_events (id, external_id, name, payload, received_at)
+      select id, external_id, name, payload, ${new Date(now)} from input order by ord
+      on conflict (external_id) do nothing returning id, external_id)
+    select i.ord, coalesce(
+        (select ins.id from ins where ins.id = i.id),
+        (select ins.id from ins where ins.external_id = i.external_id),
+        (select e.id from inngest_events e where e.external_id = i.external_id)) as id,
+      set_config('synchronous_commit', 'on', true) as commit_mode
+    from input i order by i.ord`;
+  return found.map((r) => r.id);
 }
 
 async function enqueueDiscovery(tx: Tx, run: Pick<RunRow, 'id' | 'app_id'>, at: number) {
@@ -191,10 +197,7 @@ export async function createRun(
       where rate_limit_key = ${rateLimitKey} and created_at > ${new Date(now - fn.rateLimit.periodMs)}`;
     if (n >= fn.rateLimit.limit) return null;
   }
-  const concurrency = fn.concurrency.map((c) => ({
-    key: c.scope === 'fn' ? `fn:${fn.id}:${c.key ? evaluateKey(c.key, scope) : ''}` : `${c.scope}:${c.key ? evaluateKey(c.key, scope) : ''}`,
-    limit: c.limit,
-  }));
+  const concurrency = concurrencyOf(fn, event);
   const id = ulid(now);
   const [row] = await tx`insert into inngest_runs (id, app_id, function_id, event_id, event, status, concurrency, rate_limit_key, idempotency_key, parent_run_id, parent_step_id, created_at)
     values (${id}, ${fn.appId}, ${fn.id}, ${eventId}, ${json(tx, event)}, 'running', ${json(tx, concurrency)}, ${rateLimitKey}, ${idempotencyKey},
@@ -207,6 +210,38 @@ export async function createRun(
       values (${id}, ${`cancel:${i}`}, 'cancel', ${c.event}, ${c.if ?? null}, ${c.timeoutMs ? new Date(now + c.timeoutMs) : null}, ${new Date(now)})`;
   }
   return id;
+}
+
+/** The run's concurrency keys (evaluated against its event) with their limits. */
+function concurrencyOf(fn: EngineFunction, event: InngestEvent): { key: string; limit: number }[] {
+  const scope = { event };
+  return fn.concurrency.map((c) => ({
+    key: c.scope === 'fn' ? `fn:${fn.id}:${c.key ? evaluateKey(c.key, scope) : ''}` : `${c.scope}:${c.key ? evaluateKey(c.key, scope) : ''}`,
+    limit: c.limit,
+  }));
+}
+
+/** A function whose runs start with nothing to check or register besides the run and its first call. */
+const startsSimply = (fn: EngineFunction) => !fn.idempotency && !fn.rateLimit && fn.cancel.length === 0;
+
+/**
+ * `createRun` for many runs of functions that `startsSimply`, in one statement: the runs and
+ * their first calls (a burst of events — a fan-out — starts hundreds at once). Idempotent per
+ * (function, event id) like `createRun`.
+ */
+async function createSimpleRuns(tx: Tx, runs: { fn: EngineFunction; event: InngestEvent; eventId: string }[], now: number): Promise<void> {
+  if (!runs.length) return;
+  const rows = runs.map((r) => ({ id: ulid(now), app_id: r.fn.appId, function_id: r.fn.id, event_id: r.eventId, event: r.event, concurrency: concurrencyOf(r.fn, r.event) }));
+  const at = new Date(now);
+  await tx`
+    with created as (
+      insert into inngest_runs (id, app_id, function_id, event_id, event, status, concurrency, created_at)
+      select id, app_id, function_id, event_id, event, 'running', concurrency, ${at}
+      from jsonb_to_recordset(${json(tx, rows)}) as x(id text, app_id text, function_id text, event_id text, event jsonb, concurrency jsonb)
+      on conflict (function_id, event_id) do nothing returning id, app_id)
+    insert into inngest_queue (app_id, run_id, step_id, attempt, run_at)
+    select app_id, id, null, 0, ${at} from created
+    on conflict (run_id) where step_id is null and status = 'queued' do update set run_at = least(inngest_queue.run_at, excluded.run_at)`;
 }
 
 /** Ends a run: state, queue and waits go; a caller waiting in `step.invoke` gets the result. */
@@ -269,11 +304,16 @@ export async function processEvents(sql: Sql, functions: Map<string, EngineFunct
     const names = [...new Set(evs.map((e) => e.name))];
     // waits are looked up once for the batch; runs it creates add only cancel waits, created after these events were received
     const [{ waiting }] = await tx<{ waiting: boolean }[]>`select exists (select 1 from inngest_waits where event_name = any(${names}) and kind in ('event', 'cancel')) as waiting`;
+    // runs that need no checks start together at the end (one statement for the batch): the
+    // waits below can only concern runs that existed before these events
+    const simple: { fn: EngineFunction; event: InngestEvent; eventId: string }[] = [];
     for (const ev of evs) {
       const event = ev.payload;
       for (const fn of functions.values()) {
         const trigger = fn.triggers.find((t) => matches(t, event));
-        if (trigger) await createRun(tx, fn, event, ev.id, now);
+        if (!trigger) continue;
+        if (startsSimply(fn)) simple.push({ fn, event, eventId: ev.id });
+        else await createRun(tx, fn, event, ev.id, now);
       }
       if (!waiting) continue;
       const waits = await tx<{ run_id: string; step_id: string; kind: string; expression: string | null; event: InngestEvent }[]>`
@@ -286,6 +326,7 @@ export async function processEvents(sql: Sql, functions: Map<string, EngineFunct
         else await cancelRunTx(tx, w.run_id, now);
       }
     }
+    await createSimpleRuns(tx, simple, now);
     await tx`update inngest_events set processed_at = ${new Date(now)} where id = any(${evs.map((e) => e.id)})`;
     return evs.length;
   });
@@ -451,6 +492,18 @@ export async function loadCallState(sql: Sql, runId: string): Promise<{ run: Run
   if (!row) return { run: undefined, steps: [] };
   const { steps, ...run } = row;
   return { run: run as RunRow, steps };
+}
+
+/** `loadCallState` for the runs of a batch of claimed calls, in one query. */
+export async function loadCallStates(sql: Sql, runIds: string[]): Promise<Map<string, { run: RunRow; steps: { step_id: string; result: StepResult }[] }>> {
+  const out = new Map<string, { run: RunRow; steps: { step_id: string; result: StepResult }[] }>();
+  if (!runIds.length) return out;
+  const rows = await sql<(RunRow & { steps: { step_id: string; result: StepResult }[] })[]>`
+    select r.*, coalesce((select json_agg(json_build_object('step_id', s.step_id, 'result', s.result) order by s.seq)
+      from inngest_steps s where s.run_id = r.id), '[]'::json) as steps
+    from inngest_runs r where r.id = any(${[...new Set(runIds)]})`;
+  for (const { steps, ...run } of rows) out.set(run.id, { run: run as RunRow, steps });
+  return out;
 }
 
 /** One op of a 206 reply, as the SDK sends it. */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Inngest, InngestFunction } from 'inngest';
+import { serve as serveFetch } from 'inngest/next';
 import { serve } from 'inngest/node';
 import { createEmbeddedEngine, type EmbeddedEngine, type EmbeddedEngineOptions } from './engine';
 
@@ -16,12 +17,18 @@ export interface TestInngest {
  * a loopback port, starts an embedded engine against the test database (DATABASE_URL),
  * exports the SDK environment and syncs. Integration tests of other modules use it to run
  * their functions end to end, e.g. `startTestInngest({ client: inngest, functions })`.
+ *
+ * `transport`: `in-process` (default, as `npm start` runs: the engine hands its signed
+ * requests to the SDK's fetch handler — the one the Next.js route uses — without a socket)
+ * or `http` (every call over the loopback port, as with a separate engine).
  */
 export async function startTestInngest(opts: {
   client: Inngest.Any;
   functions: InngestFunction.Any[];
   engine?: Partial<EmbeddedEngineOptions>;
+  transport?: 'in-process' | 'http';
 }): Promise<TestInngest> {
+  const inProcess = (opts.transport ?? 'in-process') === 'in-process';
   // The SDK fixes its register URL when the handler is created: create it once the engine exported its URL.
   let handler: ReturnType<typeof serve> | undefined;
   const server: Server = createServer((req, res) => {
@@ -30,9 +37,12 @@ export async function startTestInngest(opts: {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inngest`;
+  let fetchHandler: ReturnType<typeof serveFetch> | undefined;
   const engine = await createEmbeddedEngine({
     appUrl,
     exportEnv: true,
+    inProcess,
+    serve: inProcess ? (req) => fetchHandler!(req as Parameters<typeof fetchHandler & {}>[0], undefined) : undefined,
     pollMs: 200,
     leaseMs: 2_000,
     retryBaseMs: 50,
@@ -41,6 +51,7 @@ export async function startTestInngest(opts: {
   });
   opts.client.setEnvVars();
   handler = serve({ client: opts.client, functions: opts.functions });
+  fetchHandler = serveFetch({ client: opts.client, functions: opts.functions });
   const stopAll = async () => {
     await engine.stop();
     server.closeAllConnections();
