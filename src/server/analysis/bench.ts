@@ -206,15 +206,18 @@ function total(set: string, rows: Row[]): void {
   );
 }
 
-async function syntheticFolder(): Promise<string | null> {
+async function syntheticFolder(which: 'tuning' | 'held-out'): Promise<string | null> {
   if (!existsSync(join(repoRoot, 'src/server/analysis/synth/render.ts'))) return null;
   const mod = await import('./bench-synthetic');
-  return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), (l) => console.log(l));
+  const log = (l: string) => console.log(l);
+  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out'), log, mod.heldOutBenchSet());
+  return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), log);
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const noSynth = args.includes('--no-synth');
+  const heldOut = args.includes('--held-out');
   const onlyArg = args.find((a) => a.startsWith('--only='));
   const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : null;
   const filter = only ? (c: GroundTruthClip) => only.some((o) => c.file.includes(o)) : undefined;
@@ -228,13 +231,16 @@ async function main(): Promise<void> {
   console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');
   console.log(`decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p)\n`);
   header();
-  if (!noSynth) {
-    const synth = await syntheticFolder().catch((err: unknown) => {
-      console.log(`  (synthetic set unavailable: ${err instanceof Error ? err.message : String(err)})`);
+  const sets: Array<['synth' | 'held', 'tuning' | 'held-out']> = [];
+  if (!noSynth) sets.push(['synth', 'tuning']);
+  if (heldOut) sets.push(['held', 'held-out']);
+  for (const [set, which] of sets) {
+    const synth = await syntheticFolder(which).catch((err: unknown) => {
+      console.log(`  (synthetic ${which} set unavailable: ${err instanceof Error ? err.message : String(err)})`);
       return null;
     });
-    if (synth) await benchFolder('synth', synth, rows, filter);
-    else console.log('  (synthetic generator not available: running on real footage only)');
+    if (synth) await benchFolder(set, synth, rows, filter);
+    else console.log(`  (synthetic generator not available: no ${which} set)`);
   }
   for (const folder of folders) {
     const gtPath = join(folder, 'ground_truth.json');
@@ -248,6 +254,7 @@ async function main(): Promise<void> {
   }
   console.log('');
   total('synth', rows);
+  total('held', rows);
   total('real', rows);
 }
 
