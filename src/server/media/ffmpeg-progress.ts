@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { ffmpegPath, MediaToolError } from './ffmpeg';
 
 /**
@@ -8,7 +9,13 @@ import { ffmpegPath, MediaToolError } from './ffmpeg';
  */
 export function runFfmpegWithProgress(
   args: string[],
-  opts: { signal?: AbortSignal; durationSeconds?: number; onProgress?: (fraction: number) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    durationSeconds?: number;
+    onProgress?: (fraction: number) => void;
+    /** Scheduling priority of the process (`nice`, 0–19): background work yields the CPU to the stage it runs beside. */
+    niceness?: number;
+  } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -16,6 +23,13 @@ export function runFfmpegWithProgress(
       ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal },
     );
+    if (opts.niceness && child.pid) {
+      try {
+        setPriority(child.pid, opts.niceness);
+      } catch {
+        // not permitted here: the encode runs at normal priority
+      }
+    }
     let err = '';
     let pending = '';
     let last = -1;
