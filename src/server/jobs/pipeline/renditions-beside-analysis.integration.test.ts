@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOrg } from '../../../test/db';
 import { createSession } from '../../domain/sessions/create-session';
 import { beginStage, failSession, loadSession, markProcessing } from '../../domain/sessions/lifecycle';
+import { runFfmpeg } from '../../media/ffmpeg';
 import { LocalMediaStorage, mediaKeys, setMediaStorage } from '../../media/storage';
 import { makeTestVideo } from '../../media/test-videos';
 import { renderRenditionsBesideAnalysis, RENDITIONS_NICENESS } from './steps';
@@ -26,8 +27,10 @@ beforeAll(async () => {
   storage = new LocalMediaStorage(join(dir, 'media'));
   setMediaStorage(storage);
   await makeTestVideo({ path: join(dir, 'short.mp4'), width: 1280, height: 720, seconds: 2, audio: true });
-  await makeTestVideo({ path: join(dir, 'long.mp4'), width: 1920, height: 1080, seconds: 60, audio: false });
-}, 120_000);
+  // a minute of 1080p made cheaply: 4 s encoded once, then repeated by stream copy
+  await makeTestVideo({ path: join(dir, 'loop.mp4'), width: 1920, height: 1080, seconds: 4, audio: false });
+  await runFfmpeg(['-stream_loop', '14', '-i', join(dir, 'loop.mp4'), '-c', 'copy', join(dir, 'long.mp4')]);
+}, 300_000);
 
 afterAll(async () => {
   setMediaStorage(undefined);
