@@ -44,6 +44,8 @@ export interface RenderSessionMediaOptions {
   previewAt?: number;
   /** `nice` of the encoding process (0–19), for renditions encoded beside another stage (the analysis). */
   niceness?: number;
+  /** Called with the encoding ffmpeg's process id when it starts. */
+  onEncoderSpawn?: (pid: number) => void;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
         durationSeconds: probe.durationSeconds,
         onProgress: opts.onProgress && ((f) => opts.onProgress!(f * encodeShare)),
         niceness: opts.niceness,
+        onSpawn: opts.onEncoderSpawn,
       });
     }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOrg } from '../../../test/db';
 import { createSession } from '../../domain/sessions/create-session';
-import { beginStage, failSession, loadSession, markProcessing } from '../../domain/sessions/lifecycle';
+import { beginStage, endStage, failSession, loadSession, markProcessing } from '../../domain/sessions/lifecycle';
 import { runFfmpeg } from '../../media/ffmpeg';
 import { LocalMediaStorage, mediaKeys, setMediaStorage } from '../../media/storage';
 import { makeTestVideo } from '../../media/test-videos';
@@ -50,14 +50,16 @@ async function processingSession(file: string) {
   return { db, sessionId: session.id, originalKey };
 }
 
-/** `nice` values of the running ffmpeg processes whose command line mentions `needle`. */
+/** `nice` values of every thread of the running ffmpeg processes whose command line mentions `needle`. */
 function ffmpegNiceness(needle: string): number[] {
   const out: number[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes('ffmpeg') || !cmd.includes(needle)) continue;
-      out.push(Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        out.push(Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+      }
     } catch {
       // ended meanwhile
     }
@@ -83,7 +85,7 @@ describe('session renditions beside the analysis', () => {
     expect(await storage.exists(mediaKeys.sessionRendition(sessionId, '360p'))).toBe(false);
   }, 60_000);
 
-  it('encodes at a lower priority and stops when the analysis fails the session', async () => {
+  it('encodes at a lower priority while the analysis runs, at normal priority after it, and stops when the session fails', async () => {
     const { db, sessionId, originalKey } = await processingSession(join(dir, 'long.mp4'));
     const rendering = renderRenditionsBesideAnalysis(db, sessionId, originalKey);
     let niceness: number[] = [];
@@ -93,6 +95,14 @@ describe('session renditions beside the analysis', () => {
     }
     expect(niceness.length).toBeGreaterThan(0);
     expect(niceness.every((n) => n === RENDITIONS_NICENESS)).toBe(true);
+    // the analysis ends: the encoder (every thread of it) goes back to normal priority
+    await endStage(db, sessionId, 'analyse', 1000);
+    for (let i = 0; i < 100 && niceness.some((n) => n !== 0); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      niceness = ffmpegNiceness(sessionId);
+    }
+    expect(niceness.length).toBeGreaterThan(1);
+    expect(niceness.every((n) => n === 0)).toBe(true);
     await failSession(db, { sessionId, code: 'no_hoops' });
     expect(await rendering).toBeNull(); // null: stopped by the session's status, not finished
     // the encoder was sent SIGTERM and exits

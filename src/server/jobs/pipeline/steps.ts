@@ -11,6 +11,7 @@ import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
 import { endStage, loadSession, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
+import { setProcessNiceness } from '../../media/ffmpeg-progress';
 import { renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
@@ -163,26 +164,35 @@ export async function localSource(sessionId: string, originalKey: string): Promi
   return materialise(originalKey, join(dir, `original${extname(originalKey)}`));
 }
 
-/** `nice` of the session renditions' encoder: the analysis beside it keeps the CPU it needs. */
+/** `nice` of the session renditions' encoder while the analysis runs: the analysis keeps the CPU it needs. */
 export const RENDITIONS_NICENESS = 10;
 
 /**
- * The session renditions, made while the analysis runs (they do not depend on it): the
- * encoder runs at a lower CPU priority (`RENDITIONS_NICENESS`) so that it takes the share of
- * the cores the analyser leaves idle, and it leaves the session's progress and liveness to
- * the analysis (`heartbeat_at` is the analysis's). It stops — returning null — when the
- * session is no longer processing (the analysis failed it), and fails as `timeout` when the
- * encoder is silent for the job timeout. Idempotent: the keys are fixed per session.
+ * The session renditions, made while the analysis runs (they do not depend on it). While the
+ * analysis runs the encoder is niced (`RENDITIONS_NICENESS`), so it takes the share of the
+ * cores the analyser leaves idle; once the analysis has ended (its time is in
+ * `sessions.timings`) it goes back to normal priority, so that on a busy host it is not left
+ * behind every other process while the session waits for it (best effort: lowering a
+ * niceness needs the right to). It leaves the session's progress and liveness to the stage
+ * it runs beside. It stops — returning null — when the session is no longer processing (the
+ * analysis failed it), and fails as `timeout` when the encoder is silent for the job
+ * timeout. Idempotent: the keys are fixed per session.
  */
 export async function renderRenditionsBesideAnalysis(db: Database, sessionId: string, originalKey: string): Promise<SessionMediaKeys | null> {
-  const stillProcessing = async () => (await loadSession(db, sessionId))?.status === 'processing';
-  if (!(await stillProcessing())) return null;
+  const session = await loadSession(db, sessionId);
+  if (session?.status !== 'processing') return null;
+  const analysed = (row: typeof session) => row.timings.analyse !== undefined;
+  let niced = !analysed(session);
+  let encoder: number | undefined;
   const t0 = performance.now();
   const dog = watchdog(db, sessionId, 'rendering', { recordProgress: false });
   const ended = new AbortController();
   const poll = setInterval(() => {
-    void stillProcessing().then(
-      (yes) => yes || ended.abort(new Error('the session is no longer processing')),
+    void loadSession(db, sessionId).then(
+      (row) => {
+        if (row?.status !== 'processing') ended.abort(new Error('the session is no longer processing'));
+        else if (niced && analysed(row) && encoder !== undefined) niced = !setProcessNiceness(encoder, 0);
+      },
       () => {},
     );
   }, 3000);
@@ -196,7 +206,8 @@ export async function renderRenditionsBesideAnalysis(db: Database, sessionId: st
       storage: getMediaStorage(),
       signal: AbortSignal.any([dog.signal, ended.signal]),
       onProgress: (f) => dog.beat(f),
-      niceness: RENDITIONS_NICENESS,
+      niceness: niced ? RENDITIONS_NICENESS : 0,
+      onEncoderSpawn: (pid) => (encoder = pid),
     });
   } catch (err) {
     if (ended.signal.aborted && !dog.signal.aborted) return null;
