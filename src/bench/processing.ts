@@ -3,10 +3,13 @@
  * the API on a production build — a synthetic 720p30 game (10 minutes by default, rendered
  * once and cached under .data/bench/) and every video of the given footage folders (default
  * ../shared/footage) — with wall time per stage, the pipeline as a multiple of real time,
- * and a bare `ffmpeg -i X -f null -` decode of the same file as the floor.
+ * and a bare `ffmpeg -i X -f null -` decode of the same file as the floor. CPU seconds of
+ * the server's process tree (the app, the analyser, ffmpeg; not PostgreSQL) are read from
+ * /proc at each poll and added to the dashboard stage the session was in (`analysing` also
+ * holds the session renditions, which run beside the analysis).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -23,6 +26,35 @@ const PORT = Number(process.env.BENCH_PORT ?? 3310);
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? '.data/bench-processing';
 const DB_PORT = process.env.BENCH_DB_PORT ?? '54379';
 const STAGES = ['source', 'analyse', 'renditions', 'clips', 'settle'];
+
+/**
+ * CPU seconds used so far by `root` and its descendants, except PostgreSQL (Linux /proc, 100
+ * ticks a second): each live process's own time plus that of its ended children.
+ */
+function treeCpuSeconds(root: number): number {
+  const procs = new Map<number, { ppid: number; comm: string; ticks: number }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, n = 0; p > 1 && n < 64; n++) {
+      if (p === root) return true;
+      p = procs.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (p.comm !== 'postgres' && inTree(pid)) ticks += p.ticks;
+  return ticks / 100;
+}
 
 async function bareDecodeSeconds(file: string): Promise<number> {
   const t0 = performance.now();
@@ -67,6 +99,7 @@ async function main() {
     const { key } = await benchOrganization({ dataDir: DATA_DIR, dbPort: DB_PORT, grantCents: 10_000_000 });
     const db = getDb();
     const rows: string[] = [];
+    const cpuRows: string[] = [];
     let totalVideo = 0;
     let totalWall = 0;
     for (const [i, video] of videos.entries()) {
@@ -79,11 +112,18 @@ async function main() {
       });
       const { id } = (await res.json()) as { id: string };
       let row;
+      const cpuByStage: Record<string, number> = {};
+      let cpuBefore = treeCpuSeconds(server.pid!);
+      const cpuStart = cpuBefore;
       for (;;) {
         [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+        const cpuNow = treeCpuSeconds(server.pid!);
+        cpuByStage[row.stage ?? '-'] = (cpuByStage[row.stage ?? '-'] ?? 0) + cpuNow - cpuBefore;
+        cpuBefore = cpuNow;
         if (row.status === 'processed' || row.status === 'failed') break;
         await new Promise((r) => setTimeout(r, 250));
       }
+      const cpuTotal = treeCpuSeconds(server.pid!) - cpuStart;
       const wall = (performance.now() - t0) / 1000;
       const seconds = row.durationSeconds ?? 0;
       totalVideo += seconds;
@@ -94,10 +134,20 @@ async function main() {
         `| ${name} | ${row.width}×${row.height} | ${seconds} s | ${row.status}${row.errorCode ? ` (${row.errorCode})` : ''} | ${STAGES.map((s) => ((t[s] ?? 0) / 1000).toFixed(1)).join(' | ')} | ${wall.toFixed(1)} s | ${(seconds / wall).toFixed(2)}× | ${decode.toFixed(1)} s | ${(wall / decode).toFixed(1)} |`,
       );
       console.log(rows.at(-1));
+      cpuRows.push(
+        `| ${name} | ${Object.entries(cpuByStage)
+          .filter(([, v]) => v >= 0.05)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')} | ${cpuTotal.toFixed(1)} | ${(cpuTotal / wall).toFixed(2)} |`,
+      );
+      console.log(cpuRows.at(-1));
     }
     console.log(`\n| video | size | length | result | ${STAGES.map((s) => `${s} s`).join(' | ')} | wall | × real time | bare decode | wall ÷ decode |`);
     console.log(`|---|---|---|---|${STAGES.map(() => '---|').join('')}---|---|---|---|`);
     for (const r of rows) console.log(r);
+    console.log(`\n| video | CPU s by dashboard stage | CPU s | cores busy (CPU ÷ wall) |`);
+    console.log(`|---|---|---|---|`);
+    for (const r of cpuRows) console.log(r);
     console.log(`\nall videos: ${totalVideo} s of video in ${totalWall.toFixed(1)} s → ${(totalVideo / totalWall).toFixed(2)}× real time`);
     await closeDb();
   } finally {

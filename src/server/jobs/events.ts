@@ -15,6 +15,17 @@ export const sessionSubmitted = eventType('swish/session.submitted', {
   }),
 });
 
+/**
+ * The session renditions of a session being processed: `process-session` invokes
+ * `render-session-renditions` with it (`step.invoke`) so they are made while the analysis runs.
+ */
+export const sessionRenditionsRequested = eventType('swish/session.renditions.requested', {
+  schema: z.object({
+    session_id: z.string(),
+    original_key: z.string(),
+  }),
+});
+
 /** A public Event (`session.processed`, `session.failed`) was recorded: fans it out to webhook endpoints. */
 export const eventRecorded = eventType('swish/event.recorded', {
   schema: z.object({

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { ffmpegPath, MediaToolError } from './ffmpeg';
 
 /**
@@ -8,7 +10,15 @@ import { ffmpegPath, MediaToolError } from './ffmpeg';
  */
 export function runFfmpegWithProgress(
   args: string[],
-  opts: { signal?: AbortSignal; durationSeconds?: number; onProgress?: (fraction: number) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    durationSeconds?: number;
+    onProgress?: (fraction: number) => void;
+    /** Scheduling priority of the process (`nice`, 0–19): background work yields the CPU to the stage it runs beside. */
+    niceness?: number;
+    /** Called with the process id once ffmpeg started (e.g. to change its priority later with `setProcessNiceness`). */
+    onSpawn?: (pid: number) => void;
+  } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -16,6 +26,14 @@ export function runFfmpegWithProgress(
       ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal },
     );
+    if (opts.niceness && child.pid) {
+      try {
+        setPriority(child.pid, opts.niceness);
+      } catch {
+        // not permitted here: the encode runs at normal priority
+      }
+    }
+    if (child.pid) opts.onSpawn?.(child.pid);
     let err = '';
     let pending = '';
     let last = -1;
@@ -42,6 +60,29 @@ export function runFfmpegWithProgress(
       else reject(new MediaToolError(`ffmpeg exited with code ${code}: ${err.trim().split('\n').pop() ?? ''}`, err));
     });
   });
+}
+
+/**
+ * Sets the `nice` of every thread of a running process (Linux priorities are per thread, and
+ * x264's threads exist by now). Best effort: false when not permitted — lowering a niceness
+ * needs the right to (root or `RLIMIT_NICE`) — or when the process ended.
+ */
+export function setProcessNiceness(pid: number, niceness: number): boolean {
+  let tids: number[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    tids = [pid];
+  }
+  let ok = true;
+  for (const tid of tids) {
+    try {
+      setPriority(tid, niceness);
+    } catch {
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 /** Even number at or below `n` (H.264 with yuv420p needs even dimensions). */

@@ -42,6 +42,10 @@ export interface RenderSessionMediaOptions {
   workDir?: string;
   /** Time (s) of the poster frame; default a third into the video. */
   previewAt?: number;
+  /** `nice` of the encoding process (0–19), for renditions encoded beside another stage (the analysis). */
+  niceness?: number;
+  /** Called with the encoding ffmpeg's process id when it starts. */
+  onEncoderSpawn?: (pid: number) => void;
 }
 
 /**
@@ -100,6 +104,8 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
         signal,
         durationSeconds: probe.durationSeconds,
         onProgress: opts.onProgress && ((f) => opts.onProgress!(f * encodeShare)),
+        niceness: opts.niceness,
+        onSpawn: opts.onEncoderSpawn,
       });
     }
 

@@ -44,11 +44,16 @@ export async function beginStage(db: Database, sessionId: string): Promise<void>
     .where(and(eq(sessions.id, sessionId), eq(sessions.status, 'processing')));
 }
 
-/** A pipeline stage ended: records how long it took (merged into `sessions.timings`) and parks the run. */
-export async function endStage(db: Database, sessionId: string, stage: string, ms: number): Promise<void> {
+/**
+ * A pipeline stage ended: records how long it took (merged into `sessions.timings`) and parks
+ * the run. A stage that ran beside another one (`park: false`, the session renditions during
+ * the analysis) records its time only: the other stage is still running and watched.
+ */
+export async function endStage(db: Database, sessionId: string, stage: string, ms: number, opts: { park?: boolean } = {}): Promise<void> {
+  const timings = sql`${sessions.timings} || jsonb_build_object(${stage}::text, ${Math.round(ms)}::int)`;
   await db
     .update(sessions)
-    .set({ timings: sql`${sessions.timings} || jsonb_build_object(${stage}::text, ${Math.round(ms)}::int)`, heartbeatAt: null })
+    .set(opts.park === false ? { timings } : { timings, heartbeatAt: null })
     .where(eq(sessions.id, sessionId));
 }
 

@@ -4,6 +4,7 @@ import { expireUploads } from './expire-uploads';
 import { expireCredits } from './expire-credits';
 import { cutManualHighlight } from './cut-manual-highlight';
 import { processSession } from './process-session';
+import { renderSessionRenditions } from './render-session-renditions';
 import { renderReelFunction } from './render-reel';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys';
 import { purgeWebhookDeliveries } from './purge-webhook-deliveries';
@@ -17,6 +18,7 @@ import { sweepSessions } from './sweep-sessions';
  */
 export const functions: InngestFunction.Any[] = [
   processSession,
+  renderSessionRenditions,
   sweepSessions,
   expireCredits,
   purgeIdempotencyKeys,

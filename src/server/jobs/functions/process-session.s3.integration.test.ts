@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOrg } from '../../../test/db';
 import { startTestS3Server, type TestS3Server } from '../../../test/s3-server';
 import { renderSyntheticGame } from '../../analysis/synth/render';
+import { and, eq } from 'drizzle-orm';
+import { inngestSteps } from '../../db/schema';
 import { createSession } from '../../domain/sessions/create-session';
+import { loadSession } from '../../domain/sessions/lifecycle';
 import { getSession } from '../../domain/sessions/read-sessions';
 import { ffprobePath } from '../../media/ffmpeg';
 import { getMediaStorage, setMediaStorage } from '../../media/storage';
@@ -17,6 +21,7 @@ import { inngest } from '../client';
 import { startTestInngest, type TestInngest } from '../engine/testing';
 import { notifySessionSubmitted } from '../notify';
 import { processSession } from './process-session';
+import { renderSessionRenditions } from './render-session-renditions';
 
 /**
  * The whole pipeline once with media in S3-compatible storage: `SWISH_S3_*` point at a local
@@ -46,7 +51,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => source.listen(0, '127.0.0.1', ok));
   sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/game.mp4`;
-  jobs = await startTestInngest({ client: inngest, functions: [processSession] });
+  jobs = await startTestInngest({ client: inngest, functions: [processSession, renderSessionRenditions] });
 }, 300_000);
 
 afterAll(async () => {
@@ -126,6 +131,19 @@ describe('processing with media in S3-compatible storage', () => {
         await jpeg.arrayBuffer();
       }
     }
+
+    // the renditions were made by their own run, started before the analysis step ended (beside it), once
+    const ofSession = (runs: Awaited<ReturnType<typeof jobs.engine.listRuns>>) =>
+      runs.filter((r) => (r.event as { data: { session_id?: string } }).data.session_id === session.id);
+    const [parent] = ofSession(await jobs.engine.listRuns(`${inngest.id}-process-session`));
+    const children = ofSession(await jobs.engine.listRuns(`${inngest.id}-render-session-renditions`));
+    expect(children.map((c) => c.status)).toEqual(['completed']);
+    const analyseId = createHash('sha1').update('analyse').digest('hex');
+    const [analysed] = await db.select().from(inngestSteps).where(and(eq(inngestSteps.runId, parent.id), eq(inngestSteps.stepId, analyseId)));
+    expect(new Date(children[0].createdAt).getTime()).toBeLessThan(analysed.completedAt.getTime());
+    const timings = (await loadSession(db, session.id))!.timings;
+    expect(timings.renditions).toBeGreaterThan(0);
+
     const artifacts = s.artifacts as unknown as Record<string, string>;
     for (const name of ['actions', 'balls', 'hoops', 'clusters']) {
       const res = await fetch(presigned(artifacts[name]));

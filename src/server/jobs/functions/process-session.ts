@@ -5,11 +5,11 @@ import { autoRechargeDue } from '../../domain/billing/auto-recharge';
 import { logger } from '../../logger';
 import { beginStage, completeSession, endStage, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
-import { renderSessionMedia } from '../../media/renditions';
 import { getMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
 import { autoRechargeRequested, eventRecorded, sessionSubmitted } from '../events';
 import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
+import { renderSessionRenditions, type RenditionsOutcome } from './render-session-renditions';
 import { ProcessingFailure } from '../pipeline/source';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
@@ -32,8 +32,8 @@ async function attempt<T>(sessionId: string, stage: string, fn: () => Promise<T>
 }
 
 /**
- * The session pipeline (DESIGN §5): source → probe → analyse → derive → renditions →
- * highlight clips → settle → event. Each stage is a memoised step, so a crash or retry
+ * The session pipeline (DESIGN §5): source → probe → analyse → derive (with the session
+ * renditions made meanwhile in their own run) → highlight clips → settle → event. Each stage is a memoised step, so a crash or retry
  * resumes after the last finished one; settlement and failure are idempotent
  * transactions, so nothing is charged or recorded twice. A known failure (source, limits,
  * no hoop/shots, timeout) fails the session at once; an unexpected error is retried, then
@@ -77,21 +77,20 @@ export const processSession = inngest.createFunction(
     if (!source.ok) return fail(source.code, source.message);
     const { originalKey, probe } = source.value;
 
+    // The session renditions do not depend on the analysis: they are made meanwhile, in their
+    // own run at a lower CPU priority (the cores the analyser leaves idle, then those the
+    // clips leave), and awaited before the settlement. A failed analysis or clip stage fails
+    // the session without waiting; the renditions run then stops by itself.
+    const renditionsRun = step.invoke('renditions', {
+      function: renderSessionRenditions,
+      data: { session_id: sessionId, original_key: originalKey },
+    }) as Promise<RenditionsOutcome>;
+    renditionsRun.catch(() => {}); // awaited below, or abandoned with a failed session
     const analysis = (await step.run('analyse', () =>
       attempt(sessionId, 'analyse', () => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
     )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
     if (!analysis.ok) return fail(analysis.code, analysis.message);
     const { rows, clips, artifacts, runVersion } = analysis.value;
-
-    const renditions = (await step.run('renditions', () =>
-      attempt(sessionId, 'renditions', async () => {
-        const input = await localSource(sessionId, originalKey);
-        return watched(db, sessionId, 'rendering', [66, 80], (signal, onProgress) =>
-          renderSessionMedia({ sessionId, input, probe, storage: getMediaStorage(), signal, onProgress }),
-        );
-      }),
-    )) as Outcome<Awaited<ReturnType<typeof renderSessionMedia>>>;
-    if (!renditions.ok) return fail(renditions.code, renditions.message);
 
     const cut = (await step.run('clips', () =>
       attempt(sessionId, 'clips', async () => {
@@ -103,6 +102,11 @@ export const processSession = inngest.createFunction(
     )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
     if (!cut.ok) return fail(cut.code, cut.message);
 
+    const renditions = await renditionsRun;
+    if (!renditions.ok) return fail(renditions.code, renditions.message);
+    if (!renditions.value) throw new NonRetriableError(`session ${sessionId}: the renditions stopped although the session is processing`);
+    const video = renditions.value;
+
     const completed = await step.run('settle', async () => {
       const t0 = performance.now();
       const byId = new Map(cut.value.map((c) => [c.highlightId, c]));
@@ -110,7 +114,7 @@ export const processSession = inngest.createFunction(
         sessionId,
         durationSeconds: probe.durationSeconds,
         runVersion,
-        media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...renditions.value, original: originalKey }, artifacts },
+        media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...video, original: originalKey }, artifacts },
         rows: {
           ...rows,
           highlights: rows.highlights.map((h) => {

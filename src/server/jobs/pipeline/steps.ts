@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { extname, join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -8,8 +9,10 @@ import { analyseInSubprocess, readArtifacts } from '../../analysis/subprocess';
 import type { AnalysisOptions } from '../../analysis/types';
 import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
-import { loadSession, recordProgress } from '../../domain/sessions/lifecycle';
+import { endStage, loadSession, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
+import { setProcessNiceness } from '../../media/ffmpeg-progress';
+import { renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
 import { fetchSource, ProcessingFailure } from './source';
@@ -28,7 +31,7 @@ export function workDir(sessionId: string): string {
  * A watchdog for one long step: aborts when `beat()` has not been called for the job
  * timeout, and records dashboard progress (throttled) on each beat.
  */
-export function watchdog(db: Database, sessionId: string, stage: string) {
+export function watchdog(db: Database, sessionId: string, stage: string, opts: { recordProgress?: boolean } = {}) {
   const controller = new AbortController();
   const limit = jobTimeoutSeconds() * 1000;
   let timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
@@ -38,7 +41,7 @@ export function watchdog(db: Database, sessionId: string, stage: string) {
     beat(progress: number) {
       clearTimeout(timer);
       timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
-      if (Date.now() - lastWrite > 2000) {
+      if (opts.recordProgress !== false && Date.now() - lastWrite > 2000) {
         lastWrite = Date.now();
         void recordProgress(db, sessionId, stage, progress).catch(() => {});
       }
@@ -129,16 +132,26 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
   return { originalKey, probe };
 }
 
-/** A local file of a stored object: the file itself on local storage, a download otherwise. */
+/**
+ * A local file of a stored object: the file itself on local storage, a download otherwise.
+ * The copy is written under a temporary name and renamed into place, so two steps running
+ * at once (the analysis and the session renditions) never read a half-written file.
+ */
 export async function materialise(key: string, dest: string): Promise<string> {
   const storage = getMediaStorage();
-  if (storage.localPath) {
-    await copyFile(storage.localPath(key), dest);
-    return dest;
+  const part = `${dest}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    if (storage.localPath) {
+      await copyFile(storage.localPath(key), part);
+    } else {
+      const obj = await storage.get(key);
+      if (!obj) throw new ProcessingFailure('source_unavailable', 'The stored source is gone.');
+      await pipeline(obj.stream, createWriteStream(part));
+    }
+    await rename(part, dest);
+  } finally {
+    await rm(part, { force: true });
   }
-  const obj = await storage.get(key);
-  if (!obj) throw new ProcessingFailure('source_unavailable', 'The stored source is gone.');
-  await pipeline(obj.stream, createWriteStream(dest));
   return dest;
 }
 
@@ -146,8 +159,64 @@ export async function materialise(key: string, dest: string): Promise<string> {
 export async function localSource(sessionId: string, originalKey: string): Promise<string> {
   const storage = getMediaStorage();
   if (storage.localPath) return storage.localPath(originalKey);
-  const dest = join(workDir(sessionId), `original${extname(originalKey)}`);
-  return materialise(originalKey, dest);
+  const dir = workDir(sessionId);
+  await mkdir(dir, { recursive: true });
+  return materialise(originalKey, join(dir, `original${extname(originalKey)}`));
+}
+
+/** `nice` of the session renditions' encoder while the analysis runs: the analysis keeps the CPU it needs. */
+export const RENDITIONS_NICENESS = 10;
+
+/**
+ * The session renditions, made while the analysis runs (they do not depend on it). While the
+ * analysis runs the encoder is niced (`RENDITIONS_NICENESS`), so it takes the share of the
+ * cores the analyser leaves idle; once the analysis has ended (its time is in
+ * `sessions.timings`) it goes back to normal priority, so that on a busy host it is not left
+ * behind every other process while the session waits for it (best effort: lowering a
+ * niceness needs the right to). It leaves the session's progress and liveness to the stage
+ * it runs beside. It stops — returning null — when the session is no longer processing (the
+ * analysis failed it), and fails as `timeout` when the encoder is silent for the job
+ * timeout. Idempotent: the keys are fixed per session.
+ */
+export async function renderRenditionsBesideAnalysis(db: Database, sessionId: string, originalKey: string): Promise<SessionMediaKeys | null> {
+  const session = await loadSession(db, sessionId);
+  if (session?.status !== 'processing') return null;
+  const analysed = (row: typeof session) => row.timings.analyse !== undefined;
+  let niced = !analysed(session);
+  let encoder: number | undefined;
+  const t0 = performance.now();
+  const dog = watchdog(db, sessionId, 'rendering', { recordProgress: false });
+  const ended = new AbortController();
+  const poll = setInterval(() => {
+    void loadSession(db, sessionId).then(
+      (row) => {
+        if (row?.status !== 'processing') ended.abort(new Error('the session is no longer processing'));
+        else if (niced && analysed(row) && encoder !== undefined) niced = !setProcessNiceness(encoder, 0);
+      },
+      () => {},
+    );
+  }, 3000);
+  try {
+    const input = await localSource(sessionId, originalKey);
+    const probe = await probeVideo(input, { signal: dog.signal });
+    return await renderSessionMedia({
+      sessionId,
+      input,
+      probe,
+      storage: getMediaStorage(),
+      signal: AbortSignal.any([dog.signal, ended.signal]),
+      onProgress: (f) => dog.beat(f),
+      niceness: niced ? RENDITIONS_NICENESS : 0,
+      onEncoderSpawn: (pid) => (encoder = pid),
+    });
+  } catch (err) {
+    if (ended.signal.aborted && !dog.signal.aborted) return null;
+    throw dog.reason(err);
+  } finally {
+    clearInterval(poll);
+    dog.done();
+    await endStage(db, sessionId, 'renditions', performance.now() - t0, { park: false }).catch(() => {});
+  }
 }
 
 /**
