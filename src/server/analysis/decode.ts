@@ -157,24 +157,10 @@ export async function streamFrames(
     child.on('close', (code) => resolve(code));
   });
   let index = 0;
-  let frame = new Uint8Array(bytes);
-  let filled = 0;
   try {
-    for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
-      let off = 0;
-      while (off < chunk.length) {
-        const n = Math.min(bytes - filled, chunk.length - off);
-        frame.set(chunk.subarray(off, off + n), filled);
-        filled += n;
-        off += n;
-        if (filled === bytes) {
-          const full = frame;
-          frame = new Uint8Array(bytes);
-          filled = 0;
-          await onFrame(full, index++);
-          if (signal?.aborted) throw new Error('analysis aborted');
-        }
-      }
+    for await (const frame of rawFrames(child.stdout!, bytes)) {
+      await onFrame(frame, index++);
+      if (signal?.aborted) throw new Error('analysis aborted');
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -195,25 +181,35 @@ async function readSide(
   onRgb: (rgb: Uint8Array, index: number) => void,
 ): Promise<void> {
   let next = 0;
-  let frame = new Uint8Array(bytes);
-  let filled = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let off = 0;
-      while (off < chunk.length) {
-        const n = Math.min(bytes - filled, chunk.length - off);
-        frame.set(chunk.subarray(off, off + n), filled);
-        filled += n;
-        off += n;
-        if (filled === bytes) {
-          while (!isSide(next)) next++;
-          onRgb(frame, next++);
-          frame = new Uint8Array(bytes);
-          filled = 0;
-        }
-      }
+    for await (const frame of rawFrames(stream, bytes)) {
+      while (!isSide(next)) next++;
+      onRgb(frame, next++);
     }
   } catch {
     // the process was killed (abort or early stop): the main pipe reports
+  }
+}
+
+/**
+ * Cuts a raw video byte stream into frames of `bytes` bytes. Each frame is a fresh buffer (it
+ * may be transferred to a worker), and the stream is not read further while the consumer works.
+ */
+async function* rawFrames(stream: NodeJS.ReadableStream, bytes: number): AsyncGenerator<Uint8Array> {
+  let frame = new Uint8Array(bytes);
+  let filled = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let off = 0;
+    while (off < chunk.length) {
+      const n = Math.min(bytes - filled, chunk.length - off);
+      frame.set(chunk.subarray(off, off + n), filled);
+      filled += n;
+      off += n;
+      if (filled === bytes) {
+        yield frame;
+        frame = new Uint8Array(bytes);
+        filled = 0;
+      }
+    }
   }
 }

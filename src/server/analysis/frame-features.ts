@@ -373,15 +373,9 @@ export function motionMask(
       cnt++;
     }
   }
-  const noise = cnt ? acc / cnt : 0;
-  const T = Math.max(40, Math.min(120, 4 * noise));
+  const { T, mxs, mxe } = beginMask(sc, cnt ? acc / cnt : 0, width, sp, sn);
   const { mask, list, mw, mh } = sc;
-  for (let k = 0; k < sc.count; k++) mask[list[k]] = 0;
   let count = 0;
-  const xs = Math.max(2, sp.dx, -sn.dx);
-  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
-  const mxs = (xs + 1) >> 1;
-  const mxe = Math.min(mw, (xe + 1) >> 1);
   for (let my = 1; my < mh - 1; my++) {
     const y = my * 2;
     const py = y - sp.dy;
@@ -407,6 +401,18 @@ export function motionMask(
   }
   sc.count = count;
   return T;
+}
+
+/**
+ * Shared set-up of both motion masks: the difference threshold from the sampled noise level,
+ * the previous frame's mask cleared, and the mask columns whose shifted neighbours are inside
+ * both the previous and the next frame.
+ */
+function beginMask(sc: Scratch, noise: number, width: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
+  for (let k = 0; k < sc.count; k++) sc.mask[sc.list[k]] = 0;
+  const xs = Math.max(2, sp.dx, -sn.dx);
+  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
+  return { T: Math.max(40, Math.min(120, 4 * noise)), mxs: (xs + 1) >> 1, mxe: Math.min(sc.mw, (xe + 1) >> 1) };
 }
 
 /**
@@ -450,15 +456,9 @@ function motionMaskYuv(
       cnt++;
     }
   }
-  const noise = cnt ? acc / cnt : 0;
-  const T = Math.max(40, Math.min(120, 4 * noise));
+  const { T, mxs, mxe } = beginMask(sc, cnt ? acc / cnt : 0, width, sp, sn);
   const { mask, list, mw, mh } = sc;
-  for (let k = 0; k < sc.count; k++) mask[list[k]] = 0;
   let count = 0;
-  const xs = Math.max(2, sp.dx, -sn.dx);
-  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
-  const mxs = (xs + 1) >> 1;
-  const mxe = Math.min(mw, (xe + 1) >> 1);
   // Chroma index step per mask pixel (2 luma pixels).
   const cstep = cs ? 1 : 2;
   const TI = Math.floor(64 * T);
