@@ -57,6 +57,8 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     const video = page.getByTestId('session-video');
     await expect(video).toBeVisible({ timeout: 300_000 });
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    // every highlight, lowlights included, so that the count below compares like with like
+    await page.getByLabel(/Show lowlights/).check();
     const highlightsBefore = await page.getByTestId('highlight').count();
     await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 1));
     await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -71,7 +73,6 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
     await expect(marked).toHaveAttribute('data-status', 'ready', { timeout: 120_000 });
     await look(page, info, '01-manual-highlight');
     // it joins the session's highlights (the public Session lists it once cut)
-    await page.getByLabel(/Show lowlights/).check();
     await expect(page.getByTestId('highlight')).toHaveCount(highlightsBefore + 1, { timeout: 15_000 });
   });
 
