@@ -195,7 +195,7 @@ async function readSide(
  * Cuts a raw video byte stream into frames of `bytes` bytes. Each frame is a fresh buffer (it
  * may be transferred to a worker), and the stream is not read further while the consumer works.
  */
-async function* rawFrames(stream: NodeJS.ReadableStream, bytes: number): AsyncGenerator<Uint8Array> {
+export async function* rawFrames(stream: NodeJS.ReadableStream, bytes: number): AsyncGenerator<Uint8Array> {
   let frame = new Uint8Array(bytes);
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
-import type { DecodeGeometry } from './decode';
+import { rawFrames, type DecodeGeometry } from './decode';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ShotAction } from './types';
 
 /**
@@ -316,47 +316,37 @@ export async function fetchFrames(
     else runs.push([i]);
   }
   const bytes = geo.width * geo.height * 3;
-  const one = (run: number[]) =>
-    new Promise<void>((resolve) => {
-      const first = run[0];
-      const count = run[run.length - 1] - first + 1;
-      const want = new Set(run);
-      const t = Math.max(0, (first + 0.25) / geo.fps);
-      const args = [
-        '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
-        '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
-        '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
-        '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
-      ];
-      const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
-      const onAbort = () => child.kill('SIGKILL');
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let frame = new Uint8Array(bytes);
-      let filled = 0;
-      let k = 0;
-      child.stdout.on('data', (b: Buffer) => {
-        let off = 0;
-        while (off < b.length) {
-          const n = Math.min(bytes - filled, b.length - off);
-          if (want.has(first + k)) frame.set(b.subarray(off, off + n), filled);
-          filled += n;
-          off += n;
-          if (filled === bytes) {
-            if (want.has(first + k)) {
-              out.set(first + k, frame);
-              frame = new Uint8Array(bytes);
-            }
-            filled = 0;
-            k++;
-          }
-        }
-      });
+  const one = async (run: number[]) => {
+    const first = run[0];
+    const count = run[run.length - 1] - first + 1;
+    const want = new Set(run);
+    const t = Math.max(0, (first + 0.25) / geo.fps);
+    const args = [
+      '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
+      '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
+      '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
+      '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+    ];
+    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const closed = new Promise<void>((resolve) => {
       child.on('error', () => resolve());
-      child.on('close', () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
+      child.on('close', () => resolve());
     });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let k = 0;
+    try {
+      for await (const frame of rawFrames(child.stdout, bytes)) {
+        if (want.has(first + k)) out.set(first + k, frame);
+        k++;
+      }
+    } catch {
+      // killed or failed: the frames that could not be decoded are left out
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    await closed;
+  };
   let next = 0;
   const lane = async () => {
     while (next < runs.length && !signal?.aborted) await one(runs[next++]);
