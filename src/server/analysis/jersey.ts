@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { rawFrames, type DecodeGeometry } from './decode';
+import { twoMeans } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ShotAction } from './types';
 
 /**
@@ -245,40 +246,10 @@ export interface TeamColours {
 export function teamColours(samples: Array<{ c: RobustColour; w: number }>, minSeparation = 0.35): TeamColours | null {
   const pts = samples.filter((s) => s.w > 0);
   if (pts.length < 2) return null;
-  let best: { c0: RobustColour; c1: RobustColour; cost: number } | null = null;
-  const heavy = pts
-    .map((_, i) => i)
-    .sort((a, b) => pts[b].w - pts[a].w)
-    .slice(0, 6);
-  for (const i of heavy) {
-    let far = i;
-    let fd = -1;
-    pts.forEach((p, j) => {
-      const dd = colourDistance(p.c, pts[i].c) * Math.sqrt(p.w);
-      if (dd > fd) {
-        fd = dd;
-        far = j;
-      }
-    });
-    if (far === i) continue;
-    let c0: RobustColour = [...pts[i].c];
-    let c1: RobustColour = [...pts[far].c];
-    for (let it = 0; it < 12; it++) {
-      const s0 = [0, 0, 0, 0];
-      const s1 = [0, 0, 0, 0];
-      for (const p of pts) {
-        const acc = colourDistance(p.c, c0) <= colourDistance(p.c, c1) ? s0 : s1;
-        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
-        acc[3] += p.w;
-      }
-      if (s0[3]) c0 = [s0[0] / s0[3], s0[1] / s0[3], s0[2] / s0[3]];
-      if (s1[3]) c1 = [s1[0] / s1[3], s1[1] / s1[3], s1[2] / s1[3]];
-    }
-    // Robust cost: a sample far from both centres (a referee, a bad sample) costs at most 1.
-    const cost = pts.reduce((a, p) => a + p.w * Math.min(1, Math.min(colourDistance(p.c, c0), colourDistance(p.c, c1))), 0);
-    if (!best || cost < best.cost) best = { c0, c1, cost };
-  }
-  if (!best) return null;
+  // a sample far from both centres (a referee, a bad sample) costs at most 1
+  const split = twoMeans(pts, { seeds: 6, iterations: 12, costCap: 1 });
+  if (!split) return null;
+  const best = { c0: split.c0 as RobustColour, c1: split.c1 as RobustColour };
   const separation = colourDistance(best.c0, best.c1);
   if (separation < minSeparation) return null;
   const centres: [RobustColour, RobustColour] = best.c0[2] >= best.c1[2] ? [best.c0, best.c1] : [best.c1, best.c0];

@@ -55,7 +55,53 @@ export function personObservations(features: FrameFeatures[], path: CameraPath, 
 
 const cx = (o: PersonObs) => (o.x0 + o.x1) / 2;
 const cy = (o: PersonObs) => (o.y0 + o.y1) / 2;
-const colourDist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const colourDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/**
+ * Weighted 2-means over colour points (Euclidean distance), tried from the farthest point of
+ * each of the `seeds` heaviest points; the split of lowest cost wins, a point costing its weight
+ * times its distance to the nearer centre, capped at `costCap` (strays cannot pull the split).
+ * Null when no two distinct seeds exist.
+ */
+export function twoMeans(
+  pts: Array<{ c: readonly number[]; w: number }>,
+  opts: { seeds: number; iterations: number; costCap?: number },
+): { c0: number[]; c1: number[] } | null {
+  const cap = opts.costCap ?? Infinity;
+  const heavy = pts
+    .map((_, i) => i)
+    .sort((a, b) => pts[b].w - pts[a].w)
+    .slice(0, opts.seeds);
+  let best: { c0: number[]; c1: number[]; cost: number } | null = null;
+  for (const i of heavy) {
+    let far = i;
+    let fd = -1;
+    pts.forEach((p, j) => {
+      const d = colourDist(p.c, pts[i].c) * Math.sqrt(p.w);
+      if (d > fd) {
+        fd = d;
+        far = j;
+      }
+    });
+    if (far === i) continue;
+    let c0 = [...pts[i].c];
+    let c1 = [...pts[far].c];
+    for (let it = 0; it < opts.iterations; it++) {
+      const s0 = [0, 0, 0, 0];
+      const s1 = [0, 0, 0, 0];
+      for (const p of pts) {
+        const acc = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
+        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
+        acc[3] += p.w;
+      }
+      if (s0[3]) c0 = [s0[0] / s0[3], s0[1] / s0[3], s0[2] / s0[3]];
+      if (s1[3]) c1 = [s1[0] / s1[3], s1[1] / s1[3], s1[2] / s1[3]];
+    }
+    const cost = pts.reduce((a, p) => a + p.w * Math.min(cap, colourDist(p.c, c0), colourDist(p.c, c1)), 0);
+    if (!best || cost < best.cost) best = { c0, c1, cost };
+  }
+  return best && { c0: best.c0, c1: best.c1 };
+}
 
 /** Links person sightings frame to frame (nearest centre within a fraction of the body height, similar torso colour). */
 export function linkPlayers(perFrame: PersonObs[][], maxGap: number): PlayerTrack[] {
@@ -111,38 +157,7 @@ export function linkPlayers(perFrame: PersonObs[][], maxGap: number): PlayerTrac
 export function assignTeams(tracks: PlayerTrack[], opts: { solo: boolean }): void {
   if (opts.solo || tracks.length < 2) return;
   const pts = tracks.map((t) => ({ c: t.rgb, w: t.obs.length }));
-  const byWeight = pts.map((_, i) => i).sort((a, b) => pts[b].w - pts[a].w);
-  const seeds: Array<[number, number]> = [];
-  for (const i of byWeight.slice(0, 4)) {
-    let far = i;
-    let fd = -1;
-    pts.forEach((p, j) => {
-      const d = colourDist(p.c, pts[i].c) * Math.sqrt(p.w);
-      if (d > fd) {
-        fd = d;
-        far = j;
-      }
-    });
-    if (far !== i) seeds.push([i, far]);
-  }
-  let best: { c0: number[]; c1: number[]; cost: number } | null = null;
-  for (const [i, j] of seeds) {
-    let c0 = [...pts[i].c];
-    let c1 = [...pts[j].c];
-    for (let it = 0; it < 10; it++) {
-      const s0 = [0, 0, 0, 0];
-      const s1 = [0, 0, 0, 0];
-      for (const p of pts) {
-        const acc = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
-        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
-        acc[3] += p.w;
-      }
-      if (s0[3]) c0 = s0.slice(0, 3).map((v) => v / s0[3]);
-      if (s1[3]) c1 = s1.slice(0, 3).map((v) => v / s1[3]);
-    }
-    const cost = pts.reduce((a, p) => a + p.w * Math.min(colourDist(p.c, c0), colourDist(p.c, c1)), 0);
-    if (!best || cost < best.cost) best = { c0, c1, cost };
-  }
+  const best = twoMeans(pts, { seeds: 4, iterations: 10 });
   if (!best || colourDist(best.c0, best.c1) < 35) return;
   const bright = (c: number[]) => c[0] + c[1] + c[2];
   const [a, b] = bright(best.c0) >= bright(best.c1) ? [best.c0, best.c1] : [best.c1, best.c0];
