@@ -38,11 +38,22 @@ export function syntheticBenchSet(): SyntheticBenchClip[] {
  * The held-out set: seven more 2-minute games (six tripod views, one panning broadcast camera)
  * from seeds that are never looked at while the analyser is tuned. The tuning set's figures
  * flatter the rules that were fitted to it; this set shows how they carry over to unseen games.
+ * A held-out set stops being one once its clips have been studied: the first one (seeds
+ * 101–107) was, and is kept as `seenHeldOutBenchSet` for regression checks; this one replaced it.
  */
 export function heldOutBenchSet(): SyntheticBenchClip[] {
-  return [101, 102, 103, 104, 105, 106, 107].map((seed) => ({
+  return heldOutGames([201, 202, 203, 204, 205, 206, 207], 204);
+}
+
+/** The first held-out set (seeds 101–107), studied since and now part of the tuning material. */
+export function seenHeldOutBenchSet(): SyntheticBenchClip[] {
+  return heldOutGames([101, 102, 103, 104, 105, 106, 107], 104);
+}
+
+function heldOutGames(seeds: number[], panningSeed: number): SyntheticBenchClip[] {
+  return seeds.map((seed) => ({
     name: `held-${seed}.mp4`,
-    options: { seed, minutes: 2, camera: seed === 104 ? 'panning' : 'stationary' },
+    options: { seed, minutes: 2, camera: seed === panningSeed ? 'panning' : 'stationary' },
   }));
 }
 

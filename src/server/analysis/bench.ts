@@ -206,11 +206,14 @@ function total(set: string, rows: Row[]): void {
   );
 }
 
-async function syntheticFolder(which: 'tuning' | 'held-out'): Promise<string | null> {
+type SyntheticSet = 'tuning' | 'held-out' | 'seen';
+
+async function syntheticFolder(which: SyntheticSet): Promise<string | null> {
   if (!existsSync(join(repoRoot, 'src/server/analysis/synth/render.ts'))) return null;
   const mod = await import('./bench-synthetic');
   const log = (l: string) => console.log(l);
-  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out'), log, mod.heldOutBenchSet());
+  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out-2'), log, mod.heldOutBenchSet());
+  if (which === 'seen') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out'), log, mod.seenHeldOutBenchSet());
   return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), log);
 }
 
@@ -218,6 +221,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const noSynth = args.includes('--no-synth');
   const heldOut = args.includes('--held-out');
+  const seen = args.includes('--seen');
   const onlyArg = args.find((a) => a.startsWith('--only='));
   const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : null;
   const filter = only ? (c: GroundTruthClip) => only.some((o) => c.file.includes(o)) : undefined;
@@ -231,8 +235,9 @@ async function main(): Promise<void> {
   console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');
   console.log(`decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p)\n`);
   header();
-  const sets: Array<['synth' | 'held', 'tuning' | 'held-out']> = [];
+  const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];
   if (!noSynth) sets.push(['synth', 'tuning']);
+  if (seen) sets.push(['seen', 'seen']);
   if (heldOut) sets.push(['held', 'held-out']);
   for (const [set, which] of sets) {
     const synth = await syntheticFolder(which).catch((err: unknown) => {
@@ -254,6 +259,7 @@ async function main(): Promise<void> {
   }
   console.log('');
   total('synth', rows);
+  total('seen', rows);
   total('held', rows);
   total('real', rows);
 }
