@@ -1,7 +1,8 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
-  // Native binaries and packages that locate files relative to themselves stay outside the bundle.
+  // Native binaries, packages that locate files relative to themselves, and undici (the outbound
+  // HTTP client: one copy of its connection pools per process) stay outside the bundle.
   serverExternalPackages: [
     '@ffmpeg-installer/ffmpeg',
     '@ffprobe-installer/ffprobe',
@@ -10,6 +11,7 @@ const nextConfig: NextConfig = {
     'onnxruntime-node',
     'pino',
     'postgres',
+    'undici',
   ],
   poweredByHeader: false,
   // Type checking is its own step of `npm test` (tsc --noEmit), so a build never waits on it twice.

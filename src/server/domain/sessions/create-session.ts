@@ -5,7 +5,7 @@ import { placeHold } from '../billing/holds';
 import { estimateHoldSeconds } from '../billing/money';
 import { AppError, notFound } from '../errors';
 import { isId, newId } from '../ids';
-import { safeFetch } from '../net/ssrf';
+import { safeFetch } from '../net/outbound';
 import { resolveSource, type SourceInput } from './source';
 import { toApiSessions, type ApiSession } from './serialize';
 

@@ -11,7 +11,7 @@ import { webhookFanOut } from '../../jobs/functions/webhook-fan-out';
 import { notifyWebhookDeliveryRequested } from '../../jobs/notify';
 import { listEvents, recordEvent, type ApiEvent, type EventType } from '../events/events';
 import { createSession } from '../sessions/create-session';
-import { createRedelivery, createTestDelivery, deliveryRetentionDays, getWebhookDelivery, listWebhookDeliveries, purgeWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
+import { createEventDeliveries, createRedelivery, createTestDelivery, deliveryRetentionDays, getWebhookDelivery, listWebhookDeliveries, purgeWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
 import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from './endpoints';
 import { startLocalReceiver, type LocalReceiver, type ReceiverReply } from './local-receiver';
 import { until as pollUntil } from '../../../test/until';
@@ -274,6 +274,34 @@ describe('webhook delivery', () => {
     await expect(createRedelivery(b.db, { organizationId: b.org.id, eventId: event.id, endpointId: eb.id })).rejects.toMatchObject({ ...missing, param: 'id' });
     await expect(createRedelivery(a.db, { organizationId: a.org.id, eventId: event.id, endpointId: eb.id })).rejects.toMatchObject({ ...missing, param: 'endpoint' });
     await expect(createTestDelivery(b.db, { organizationId: b.org.id, endpointId: ea.id, type: 'session.failed' })).rejects.toMatchObject(missing);
+  });
+
+  it('the fan-out makes one delivery per subscribed, enabled endpoint, once: its step run again returns the same pending ones', async () => {
+    const { db, org } = await makeOrg({ grantCents: 100_000 });
+    const r = await receiver();
+    const all = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } });
+    const failedOnly = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url, enabled_events: ['session.failed'] } });
+    const off = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } });
+    await db.update(webhookEndpoints).set({ status: 'disabled' }).where(eq(webhookEndpoints.id, off.id));
+    const created = await createSession(db, {
+      organizationId: org.id,
+      apiKeyId: null,
+      input: { source: { url: 'https://videos.example.com/game.mp4' }, duration_seconds: 60 },
+    });
+    const event = await recordEvent(db, { organizationId: org.id, type: 'session.processed', session: created.session });
+    const first = await createEventDeliveries(db, { organizationId: org.id, eventId: event.id });
+    expect(first.map((d) => d.endpointId)).toEqual([all.id]);
+    expect(first[0].id).toMatch(/^whd_/);
+    expect(await createEventDeliveries(db, { organizationId: org.id, eventId: event.id })).toEqual(first);
+    expect(await createEventDeliveries(db, { organizationId: org.id, eventId: 'evt_missing' })).toEqual([]);
+    const failed = await recordEvent(db, { organizationId: org.id, type: 'session.failed', session: created.session });
+    const both = await createEventDeliveries(db, { organizationId: org.id, eventId: failed.id });
+    expect(both.map((d) => d.endpointId).sort()).toEqual([all.id, failedOnly.id].sort());
+    const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, failed.id));
+    expect(rows.map((d) => [d.kind, d.status, d.eventType, d.maxAttempts])).toEqual([
+      ['event', 'pending', 'session.failed', 3],
+      ['event', 'pending', 'session.failed', 3],
+    ]);
   });
 
   it('checks the URL again at every attempt: an endpoint now on a private address is not called', async () => {

@@ -1,4 +1,6 @@
-import { assertSafeUrl, UnsafeUrlError } from '../net/ssrf';
+import type { Agent } from 'undici';
+import { outboundFetch } from '../net/outbound';
+import { checkUrl, UnsafeUrlError } from '../net/ssrf';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_LOG_BYTES } from './config';
 
 export interface SendResult {
@@ -40,24 +42,31 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 }
 
 /**
- * One POST of a signed webhook. The URL is checked again before every attempt (its DNS
- * may now point somewhere private); redirects are not followed (a 3xx is a failed
+ * One POST of a signed webhook through the outbound client. The URL is checked again at
+ * every attempt, and the address the connection uses is checked when it is opened (the
+ * host's DNS may now point somewhere private); keep-alive connections to a receiver are
+ * reused across deliveries; redirects are not followed (a 3xx is a failed
  * attempt); the whole exchange, including the logged part of the body, is bounded by
  * `timeoutMs`. Never throws for anything the receiver does.
  */
-export async function sendWebhook(url: string, opts: { headers: Record<string, string>; body: string; timeoutMs?: number }): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  opts: { headers: Record<string, string>; body: string; timeoutMs?: number; agent?: Agent },
+): Promise<SendResult> {
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const notSent = (err: UnsafeUrlError): SendResult => ({ status: null, durationMs: elapsed(), error: `Not sent: ${err.message}`, body: null, retryAfter: null });
+  let checked: URL;
   try {
-    await assertSafeUrl(url);
+    checked = checkUrl(url);
   } catch (err) {
-    if (err instanceof UnsafeUrlError) return { status: null, durationMs: elapsed(), error: `Not sent: ${err.message}`, body: null, retryAfter: null };
+    if (err instanceof UnsafeUrlError) return notSent(err);
     throw err;
   }
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await fetch(url, { method: 'POST', headers: opts.headers, body: opts.body, redirect: 'manual', signal });
+    const res = await outboundFetch(checked, { method: 'POST', headers: opts.headers, body: opts.body, redirect: 'manual', signal, agent: opts.agent });
     let body: string | null = null;
     let bodyError: string | null = null;
     try {
@@ -74,6 +83,7 @@ export async function sendWebhook(url: string, opts: { headers: Record<string, s
       retryAfter: res.headers.get('retry-after'),
     };
   } catch (err) {
+    if (err instanceof UnsafeUrlError) return notSent(err);
     return { status: null, durationMs: elapsed(), error: describeFailure(err, timeoutMs), body: null, retryAfter: null };
   }
 }

@@ -18,8 +18,17 @@ const E = (name: string) => `engine-test-${suffix}/${name}`;
 const fnId = (id: string) => `${appId}-${id}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Checkpoint requests the SDK made, by run id. */
+const checkpoints: Record<string, number> = {};
 // as the service's client: requests to an engine of this process go in-process when it registered
-const client = new Inngest({ id: appId, fetch: engineAwareFetch });
+const client = new Inngest({
+  id: appId,
+  fetch: (input: string | URL | Request, init?: RequestInit) => {
+    const cp = /\/v1\/checkpoint\/([^/]+)\/async$/.exec(new URL(input instanceof Request ? input.url : input).pathname);
+    if (cp) checkpoints[decodeURIComponent(cp[1])] = (checkpoints[decodeURIComponent(cp[1])] ?? 0) + 1;
+    return engineAwareFetch(input, init);
+  },
+});
 const calls: Record<string, number[]> = {};
 /** Records that `name` ran (with the attempt number), so tests can count executions. */
 const record = (name: string, attempt = 0) => (calls[name] ??= []).push(attempt) && calls[name].length;
@@ -36,6 +45,19 @@ const memo = client.createFunction({ id: 'memo', triggers: [{ event: E('memo') }
   record(`memo-body-${k}`);
   return { a, b, c };
 });
+
+// reports its steps with the run's end (or before a step it cannot run within the call, such as a sleep)
+const buffered = client.createFunction(
+  { id: 'buffered', triggers: [{ event: E('buffered') }], checkpointing: { bufferedSteps: 100 } },
+  async ({ event, step }) => {
+    const k = event.data.k as string;
+    record(`buffered-entered-${k}`);
+    const a = await step.run('a', () => record(`buffered-a-${k}`) && 1);
+    if (event.data.nap) await step.sleep('nap', '500ms');
+    const b = await step.run('b', () => record(`buffered-b-${k}`) && a + 1);
+    return { a, b };
+  },
+);
 
 const flaky = client.createFunction({ id: 'flaky', triggers: [{ event: E('flaky') }] }, async ({ event, step, attempt }) => {
   const k = event.data.k as string;
@@ -143,7 +165,7 @@ const cancellable = client.createFunction(
 
 const ticker = client.createFunction({ id: 'ticker', triggers: [{ cron: '* * * * *' }] }, async ({ event }) => ({ name: event.name }));
 
-const functions = [memo, flaky, fatal, later, exhausted, sleeper, waiter, emitter, receiver, child, parent, parallel, limited, rateLimited, cancellable, ticker];
+const functions = [memo, buffered, flaky, fatal, later, exhausted, sleeper, waiter, emitter, receiver, child, parent, parallel, limited, rateLimited, cancellable, ticker];
 
 let t: TestInngest;
 let clockOffset = 0;
@@ -197,6 +219,28 @@ describe.each(['in-process', 'http'] as const)('embedded engine (%s)', (transpor
     // without checkpointing the function is entered once per step plus once to finish (4 calls)
     expect(count(`memo-entered-${k}`)).toBe(1);
     expect(r.steps.map((s) => s.result)).toEqual([1, 2, 3].map((data) => ({ type: 'data', data })));
+  });
+
+  it('buffered checkpoints: a run of two steps takes one call and no checkpoint request; its steps are memoised with its end', async () => {
+    const { k, run: r } = await run('buffered', 'buffered');
+    expect(r.status).toBe('completed');
+    expect(r.output).toEqual({ a: 1, b: 2 });
+    expect(count(`buffered-entered-${k}`)).toBe(1);
+    expect([count(`buffered-a-${k}`), count(`buffered-b-${k}`)]).toEqual([1, 1]);
+    expect(checkpoints[r.id] ?? 0).toBe(0);
+    expect(r.steps.map((s) => s.result)).toEqual([1, 2].map((data) => ({ type: 'data', data })));
+    // the default (one checkpoint per step) for comparison
+    const { run: m } = await run('memo', 'memo');
+    expect(checkpoints[m.id]).toBe(3);
+  });
+
+  it('buffered checkpoints are written before a sleep, and the run resumes after it without running a step twice', async () => {
+    const { k, run: r } = await run('buffered', 'buffered', { nap: true });
+    expect(r.status).toBe('completed');
+    expect(r.output).toEqual({ a: 1, b: 2 });
+    expect([count(`buffered-a-${k}`), count(`buffered-b-${k}`)]).toEqual([1, 1]);
+    expect(checkpoints[r.id]).toBe(1);
+    expect(r.steps).toHaveLength(3);
   });
 
   it('the checkpoint endpoint wants the signing key, a live lease, and only ops it implements', async () => {

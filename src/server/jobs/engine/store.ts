@@ -656,14 +656,24 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
 
 /**
  * The common end of a run in one statement: the call finished the function (200, or a 206
- * whose only op is `RunComplete`) and the run, still running, was not started by
- * `step.invoke` (whose caller must be resumed). False when the general path must decide.
+ * whose ops are `RunComplete` after any number of `StepRun`s — a function that buffers its
+ * checkpoints reports its last steps with its end) and the run, still running, was not
+ * started by `step.invoke` (whose caller must be resumed). The steps are memoised in the
+ * same statement. False when the general path must decide.
  */
 async function completeSimply(sql: Sql, item: QueueItem, outcome: CallOutcome, now: number): Promise<boolean> {
   let output: unknown;
+  let steps: { step_id: string; result: StepResult }[] = [];
   if (outcome.kind === 'completed') output = outcome.output;
-  else if (outcome.kind === 'ops' && outcome.ops.length === 1 && outcome.ops[0].op === 'RunComplete') output = outcome.ops[0].data;
-  else return false;
+  else if (
+    outcome.kind === 'ops' &&
+    outcome.ops.length > 0 &&
+    outcome.ops[outcome.ops.length - 1].op === 'RunComplete' &&
+    outcome.ops.slice(0, -1).every((op) => op.op === 'StepRun' && typeof op.id === 'string')
+  ) {
+    output = outcome.ops[outcome.ops.length - 1].data;
+    steps = outcome.ops.slice(0, -1).map((op) => ({ step_id: op.id, result: { type: 'data', data: op.data ?? null } }));
+  } else return false;
   const [row] = await sql<{ done: boolean }[]>`
     with ended as (
       update inngest_runs set status = 'completed', output = ${json(sql, output ?? null)}, error = null, ended_at = ${new Date(now)}
@@ -671,8 +681,12 @@ async function completeSimply(sql: Sql, item: QueueItem, outcome: CallOutcome, n
         and exists (select 1 from inngest_queue where id = ${item.id} and lease_token = ${item.lease_token})
       returning id),
     calls as (delete from inngest_queue where run_id in (select id from ended) returning 1),
-    waits as (delete from inngest_waits where run_id in (select id from ended) returning 1)
-    select exists (select 1 from ended) as done, (select count(*) from calls) + (select count(*) from waits) as n`;
+    waits as (delete from inngest_waits where run_id in (select id from ended) returning 1),
+    written as (
+      insert into inngest_steps (run_id, step_id, result, completed_at)
+      select ended.id, x.step_id, x.result, ${new Date(now)} from ended, jsonb_to_recordset(${json(sql, steps)}) as x(step_id text, result jsonb)
+      on conflict do nothing returning 1)
+    select exists (select 1 from ended) as done, (select count(*) from calls) + (select count(*) from waits) + (select count(*) from written) as n`;
   return row?.done ?? false;
 }
 

@@ -14,6 +14,14 @@ const PER_ENDPOINT_CONCURRENCY = Number(process.env.SWISH_WEBHOOK_ENDPOINT_CONCU
 const MAX_ATTEMPTS = 100;
 
 /**
+ * Step results are reported with the run's end (or before a sleep) rather than one
+ * checkpoint request each: a delivery that succeeds at once is one call to the function and
+ * one statement to end the run. Should the process die in between, the attempt step runs
+ * again and finds its outcome recorded by `attemptDelivery` (nothing is sent twice).
+ */
+export const BUFFERED_CHECKPOINTS = { bufferedSteps: 100 };
+
+/**
  * Carries out one webhook delivery: attempt, and while the receiver fails, sleep until the
  * next attempt of the retry schedule (SWISH_WEBHOOK_RETRY_SCHEDULE) and try again. Every
  * attempt is recorded by `attemptDelivery`, which also decides when (and whether) to retry.
@@ -24,6 +32,7 @@ export const webhookDeliver = inngest.createFunction(
     id: 'webhook-deliver',
     triggers: [{ event: webhookDeliveryRequested }],
     concurrency: [{ key: 'event.data.endpoint_id', limit: PER_ENDPOINT_CONCURRENCY }],
+    checkpointing: BUFFERED_CHECKPOINTS,
   },
   async ({ event, step }) => {
     const deliveryId = event.data.delivery_id;

@@ -2,6 +2,7 @@ import { getDb } from '../../db/client';
 import { createEventDeliveries } from '../../domain/webhooks/deliveries';
 import { inngest } from '../client';
 import { eventRecorded, webhookDeliveryRequested } from '../events';
+import { BUFFERED_CHECKPOINTS } from './webhook-deliver';
 
 /**
  * Each recorded event → one delivery per subscribed endpoint, each carried out by its own
@@ -10,7 +11,9 @@ import { eventRecorded, webhookDeliveryRequested } from '../events';
  * a delivery twice.
  */
 export const webhookFanOut = inngest.createFunction(
-  { id: 'webhook-fan-out', triggers: [{ event: eventRecorded }] },
+  // both steps are reported with the run's end (see BUFFERED_CHECKPOINTS); a fan-out re-run
+  // after a crash finds its deliveries made and their events deduplicated by id
+  { id: 'webhook-fan-out', triggers: [{ event: eventRecorded }], checkpointing: BUFFERED_CHECKPOINTS },
   async ({ event, step }) => {
     const organizationId = event.data.organization_id;
     const deliveries = await step.run('create-deliveries', () => createEventDeliveries(getDb(), { organizationId, eventId: event.data.event_id }));

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { readLimited } from '../../domain/net/read-limited';
-import { safeFetch, UnsafeUrlError } from '../../domain/net/ssrf';
+import { safeFetch } from '../../domain/net/outbound';
+import { UnsafeUrlError } from '../../domain/net/ssrf';
 import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
 
 /** A failure whose session error code is known (source problems, limits, analysis outcomes). */
