@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { resolveVideoFromPage } from './source';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchSource, ProcessingFailure, resolveVideoFromPage } from './source';
 
 const page = 'https://league.example/matches/42';
 
@@ -25,5 +30,75 @@ describe('resolveVideoFromPage', () => {
 
   it('returns null when the page has no video', () => {
     expect(resolveVideoFromPage('<html><body><img src="a.png"></body></html>', page)).toBeNull();
+  });
+});
+
+describe('fetchSource over real HTTP (platform links)', () => {
+  const VIDEO = Buffer.alloc(64 * 1024, 7);
+  let server: Server;
+  let base: string;
+  let dir: string;
+  beforeAll(async () => {
+    process.env.SWISH_ALLOW_PRIVATE_SOURCES = '1';
+    dir = await mkdtemp(join(tmpdir(), 'swish-source-'));
+    server = createServer((req, res) => {
+      if (req.url === '/slow-video') {
+        // a CDN link answering with the video itself, slower than a page may take
+        res.writeHead(200, { 'content-type': 'video/mp4' });
+        res.flushHeaders();
+        let sent = 0;
+        const tick = setInterval(() => {
+          res.write(VIDEO.subarray(sent, sent + 16 * 1024));
+          sent += 16 * 1024;
+          if (sent >= VIDEO.length) {
+            clearInterval(tick);
+            res.end();
+          }
+        }, 600);
+      } else if (req.url === '/trickling-page') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.write('<html><head>');
+        const tick = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(tick));
+      } else if (req.url === '/silent') {
+        // never answers
+      } else if (req.url === '/match') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<html><head><meta property="og:video" content="/slow-video"></head></html>`);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    delete process.env.SWISH_ALLOW_PRIVATE_SOURCES;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('downloads a link that answers with the video in full, even when it takes longer than a page may', async () => {
+    const dest = join(dir, 'direct.mp4');
+    const got = await fetchSource({ type: 'platform', url: `${base}/slow-video` }, dest, undefined, { pageTimeoutMs: 1000 });
+    expect(got).toMatchObject({ bytes: VIDEO.length, contentType: 'video/mp4' });
+    expect((await readFile(dest)).equals(VIDEO)).toBe(true);
+  });
+
+  it('resolves a match page to its video and downloads it', async () => {
+    const dest = join(dir, 'page.mp4');
+    const got = await fetchSource({ type: 'platform', url: `${base}/match` }, dest, undefined, { pageTimeoutMs: 1000 });
+    expect(got.bytes).toBe(VIDEO.length);
+  });
+
+  it('gives up on a page that trickles or a link that never answers, as source_unavailable', async () => {
+    for (const [path, message] of [
+      ['/trickling-page', /page did not arrive within 1 s/],
+      ['/silent', /did not answer within 1 s/],
+    ] as const) {
+      const err = await fetchSource({ type: 'platform', url: `${base}${path}` }, join(dir, 'x.mp4'), undefined, { pageTimeoutMs: 1000 }).catch((e: unknown) => e);
+      expect(err, path).toBeInstanceOf(ProcessingFailure);
+      expect((err as ProcessingFailure).code).toBe('source_unavailable');
+      expect((err as Error).message).toMatch(message);
+    }
   });
 });

@@ -27,10 +27,10 @@ function unavailable(message: string): ProcessingFailure {
   return new ProcessingFailure('source_unavailable', message);
 }
 
-async function open(url: string, timeoutMs: number): Promise<Response> {
+async function open(url: string, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
-    res = await safeFetch(url, { timeoutMs, headers: { 'user-agent': 'Swish/1 (+video analysis)' } });
+    res = await safeFetch(url, { timeoutMs, signal, headers: { 'user-agent': 'Swish/1 (+video analysis)' } });
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw unavailable(`The source URL is not allowed: ${err.message}`);
     throw unavailable(`The source could not be reached: ${(err as Error).message}`);
@@ -143,16 +143,51 @@ export function resolveVideoFromPage(html: string, pageUrl: string): string | nu
   return null;
 }
 
+/** A platform match page must arrive (headers and HTML) within this; a video it links to has the download's bound. */
+const PAGE_TIMEOUT_MS = 30_000;
+
+/** Reads a page's HTML (its first MAX_PAGE_BYTES), aborting the request when it takes longer than `timeoutMs`. */
+async function readPage(res: Response, page: AbortController, timeoutMs: number): Promise<string> {
+  const timer = setTimeout(() => page.abort(), timeoutMs);
+  try {
+    return (await readLimited(res.body!, MAX_PAGE_BYTES)).bytes.toString('utf8');
+  } catch (err) {
+    if (page.signal.aborted) throw unavailable(`The page did not arrive within ${timeoutMs / 1000} s.`);
+    throw unavailable(`The page could not be read: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Fetches a session's source video into `dest`: a direct URL as is; a platform link either
- * as a CDN link (it answers with video bytes) or as a match page resolved to its video.
+ * as a CDN link (it answers with video bytes: downloaded under the download's bounds) or as
+ * a match page (read within `pageTimeoutMs`, default 30 s) resolved to its video.
  */
-export async function fetchSource(source: { type: 'url' | 'platform'; url: string }, dest: string, onBytes?: (bytes: number) => void) {
+export async function fetchSource(
+  source: { type: 'url' | 'platform'; url: string },
+  dest: string,
+  onBytes?: (bytes: number) => void,
+  opts: { pageTimeoutMs?: number } = {},
+) {
   if (source.type === 'url') return downloadTo(source.url, dest, undefined, onBytes);
-  const res = await open(source.url, 30_000);
+  const pageTimeoutMs = opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS;
+  // the answer may be the video itself, so the request lives as long as a download may;
+  // only waiting for its headers and reading a page are bounded by the page's timeout
+  const page = new AbortController();
+  const headersTimer = setTimeout(() => page.abort(), pageTimeoutMs);
+  let res: Response;
+  try {
+    res = await open(source.url, downloadTimeoutMs(), page.signal);
+  } catch (err) {
+    if (page.signal.aborted) throw unavailable(`The platform link did not answer within ${pageTimeoutMs / 1000} s.`);
+    throw err;
+  } finally {
+    clearTimeout(headersTimer);
+  }
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   if (!type.includes('html')) return downloadTo(source.url, dest, res, onBytes);
-  const html = (await readLimited(res.body!, MAX_PAGE_BYTES)).bytes.toString('utf8');
+  const html = await readPage(res, page, pageTimeoutMs);
   const video = resolveVideoFromPage(html, source.url);
   if (!video) throw new ProcessingFailure('source_invalid', 'The page has no video (no JSON-LD VideoObject, og:video or <video> element).');
   return downloadTo(video, dest, undefined, onBytes);
