@@ -19,10 +19,10 @@ export interface DecodeGeometry {
 /**
  * Whether the main decode skips the in-loop deblocking filter (`-skip_loop_filter all`):
  * `SWISH_SKIP_LOOP_FILTER=1` turns it on. It saves ~20 % of the decode chain's CPU on the
- * synthetic 720p games (0.024 CPU-s per video second), but the frames differ by the deblocking
- * (small, and halved by the 2× area downscale), and the bench has not yet shown the accuracy
- * unchanged with it, so it is off by default. (The release-frame reader in jersey.ts, which only
- * samples colours, already decodes this way.)
+ * synthetic 720p games (0.024 CPU-s per video second), but the blocking edges of real,
+ * compressed footage then pass the motion and colour thresholds (one real clip went from 3 to 7
+ * detections), so it is off by default. (The release-frame reader in jersey.ts, which only
+ * samples colours, decodes this way.)
  */
 export function defaultSkipLoopFilter(): boolean {
   return process.env.SWISH_SKIP_LOOP_FILTER === '1';
