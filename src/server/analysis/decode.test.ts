@@ -108,7 +108,12 @@ describe('decode chains', () => {
           if (window.length === 6) {
             // Consecutive runs of 4 + 2 context frames; the last 2 are kept (sent as copies).
             const keep = window.slice(-2);
-            const sent = [...window.slice(0, 4), ...keep.map((k) => buffers.take().fill(0).map((_, j) => k[j]))];
+            const copies = keep.map((k) => {
+              const c = buffers.take();
+              c.set(k);
+              return c;
+            });
+            const sent = [...window.slice(0, 4), ...copies];
             packed.push(
               pool.run<PackedFeatures>(
                 { kind: 'frames', frames: sent, width: geo.width, height: geo.height, firstIndex: i - 4, recycle: true },
@@ -128,7 +133,7 @@ describe('decode chains', () => {
       // Every run's 6 buffers came back, so later frames were decoded into returned buffers.
       expect(reused).toBeGreaterThan(10);
       const got = await Promise.all(packed);
-      const want = [];
+      const want: PackedFeatures[] = [];
       for (let s = 0; s + 6 <= 30; s += 4) want.push(packFeatures(computeRun(rgb.frames.slice(s, s + 6), 640, 360, s + 1, makeScratch(640, 360))));
       expect(got.length).toBe(want.length);
       got.forEach((g, k) => {
