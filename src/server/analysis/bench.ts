@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
-import { defaultFrameFormat } from './decode';
+import { defaultFrameFormat, defaultSkipLoopFilter } from './decode';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
 import type { AnalysisResult, ShotAction } from './types';
@@ -233,7 +233,9 @@ async function main(): Promise<void> {
   console.log('(xDecode: wall time ratio; cpu/s: CPU seconds of the analysis per video second, this process with its threads and ffmpeg;');
   console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine;');
   console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');
-  console.log(`decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p)\n`);
+  console.log(
+    `decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p), deblocking ${defaultSkipLoopFilter() ? 'skipped' : 'on'} (SWISH_SKIP_LOOP_FILTER=1 skips it)\n`,
+  );
   header();
   const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];
   if (!noSynth) sets.push(['synth', 'tuning']);

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../media/ffmpeg';
-import { chooseGeometry, decodeThreads, frameBytes, streamFrames, type FrameFormat } from './decode';
-import { computeRun, makeScratch, toRgb } from './frame-features';
+import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, type FrameFormat } from './decode';
+import { WorkerPool } from './pool';
+import { computeRun, makeScratch, packFeatures, toRgb, type PackedFeatures } from './frame-features';
 
 let dir = '';
 let video = '';
@@ -81,5 +82,97 @@ describe('decode chains', () => {
     expect(main).toBe(30);
     expect(side.map(([i]) => i)).toEqual([0, 7, 10, 14, 20, 21, 28]);
     for (const [i, f] of side) expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+  }, 60_000);
+
+  it('reuses frame buffers handed back by the workers, with the same frames and features', async () => {
+    const rgb = await decodeAll('rgb24');
+    const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'rgb24' });
+    const buffers = new FrameBuffers(frameBytes(geo));
+    const pool = new WorkerPool(1);
+    try {
+      // Buffers handed out from the free list (a transferred buffer comes back as a new object).
+      let reused = 0;
+      const take = buffers.take.bind(buffers);
+      buffers.take = () => {
+        if (buffers.available) reused++;
+        return take();
+      };
+      let window: Uint8Array[] = [];
+      const packed: Array<Promise<PackedFeatures>> = [];
+      const n = await streamFrames(
+        video,
+        geo,
+        async (f, i) => {
+          expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+          window.push(f);
+          if (window.length === 6) {
+            // Consecutive runs of 4 + 2 context frames; the last 2 are kept (sent as copies).
+            const keep = window.slice(-2);
+            const copies = keep.map((k) => {
+              const c = buffers.take();
+              c.set(k);
+              return c;
+            });
+            const sent = [...window.slice(0, 4), ...copies];
+            packed.push(
+              pool.run<PackedFeatures>(
+                { kind: 'frames', frames: sent, width: geo.width, height: geo.height, firstIndex: i - 4, recycle: true },
+                sent.map((s) => s.buffer as ArrayBuffer),
+                (bufs) => buffers.give(bufs),
+              ),
+            );
+            await packed[packed.length - 1];
+            window = keep;
+          }
+        },
+        undefined,
+        undefined,
+        buffers,
+      );
+      expect(n).toBe(30);
+      // Every run's 6 buffers came back, so later frames were decoded into returned buffers.
+      expect(reused).toBeGreaterThan(10);
+      const got = await Promise.all(packed);
+      const want: PackedFeatures[] = [];
+      for (let s = 0; s + 6 <= 30; s += 4) want.push(packFeatures(computeRun(rgb.frames.slice(s, s + 6), 640, 360, s + 1, makeScratch(640, 360))));
+      expect(got.length).toBe(want.length);
+      got.forEach((g, k) => {
+        expect(Array.from(g.frames)).toEqual(Array.from(want[k].frames));
+        expect(Array.from(g.blobs)).toEqual(Array.from(want[k].blobs));
+        expect(Array.from(g.motion)).toEqual(Array.from(want[k].motion));
+      });
+      // Buffers of another size are not taken back.
+      const before = buffers.available;
+      buffers.give([new ArrayBuffer(10)]);
+      expect(buffers.available).toBe(before);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('decodes without deblocking when asked, to frames close to the deblocked ones', async () => {
+    // The ultrafast preset encodes without deblocking: this clip is encoded with it, at a low rate.
+    const deblocked = join(dir, 'deblocked.mp4');
+    await runFfmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=1',
+      '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '300k', '-pix_fmt', 'yuv420p', deblocked,
+    ]);
+    const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'rgb24' });
+    const rgb: Uint8Array[] = [];
+    expect(await streamFrames(deblocked, geo, (f) => void rgb.push(f))).toBe(30);
+    const frames: Uint8Array[] = [];
+    expect(await streamFrames(deblocked, { ...geo, skipLoopFilter: true }, (f) => void frames.push(f))).toBe(30);
+    let diff = 0;
+    let changed = 0;
+    for (const i of [5, 15, 29]) {
+      for (let k = 0; k < frames[i].length; k++) {
+        const d = Math.abs(frames[i][k] - rgb[i][k]);
+        diff += d;
+        if (d) changed++;
+      }
+    }
+    // The frames differ by the missing deblocking, a little.
+    expect(changed).toBeGreaterThan(0);
+    expect(diff / (3 * frames[0].length)).toBeLessThan(3);
   }, 60_000);
 });

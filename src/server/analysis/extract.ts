@@ -1,5 +1,5 @@
 import type { DecodeGeometry } from './decode';
-import { streamFrames } from './decode';
+import { FrameBuffers, frameBytes, streamFrames } from './decode';
 import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
@@ -70,10 +70,20 @@ export async function extractFeatures(
    */
   const dispatch = (frames: Uint8Array[], firstIndex: number, keep: number) => {
     const slot = runNo++;
-    const kept = new Set(frames.slice(frames.length - keep).map((f) => f.buffer));
-    const transfer = [...new Set(frames.map((f) => f.buffer as ArrayBuffer))].filter((b) => !kept.has(b));
+    // The kept frames go as copies in recycled buffers, so that every buffer is transferred and
+    // comes back with the result (see FrameBuffers).
+    const copies = new Map<Uint8Array, Uint8Array>();
+    for (const f of frames.slice(frames.length - keep)) {
+      if (copies.has(f)) continue;
+      const c = buffers.take();
+      c.set(f);
+      copies.set(f, c);
+    }
+    const sent = frames.map((f) => copies.get(f) ?? f);
+    const transfer = [...new Set(sent.map((f) => f.buffer as ArrayBuffer))];
+    const recycle = (bufs: ArrayBuffer[]) => buffers.give(bufs);
     const p = pool
-      .run<PackedFeatures>({ kind: 'frames', frames, width: geo.width, height: geo.height, firstIndex, format }, transfer)
+      .run<PackedFeatures>({ kind: 'frames', frames: sent, width: geo.width, height: geo.height, firstIndex, format, recycle: true }, transfer, recycle)
       .then((r) => {
         results[slot] = r;
         const n = packedLength(r);
@@ -101,6 +111,7 @@ export async function extractFeatures(
     if (rims) searchRims(sample ? rgb.slice() : rgb, index);
   };
 
+  const buffers = new FrameBuffers(frameBytes(geo));
   const frameCount = await streamFrames(
     path,
     geo,
@@ -130,6 +141,7 @@ export async function extractFeatures(
     },
     opts.signal,
     { every: [sampleStep, rimStep], onRgb: sideFrame },
+    buffers,
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);

@@ -25,6 +25,8 @@ function startWorker(): Worker {
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
+  /** Receives the buffers a task hands back (see {@link WorkerPool.run}). */
+  recycle?: (buffers: ArrayBuffer[]) => void;
 }
 
 /**
@@ -42,11 +44,12 @@ export class WorkerPool {
     for (let i = 0; i < size; i++) {
       const w = startWorker();
       w.unref();
-      w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string }) => {
+      w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string; recycle?: ArrayBuffer[] }) => {
         const p = this.pending.get(msg.id);
         if (!p) return;
         this.pending.delete(msg.id);
         this.busy[p.worker]--;
+        if (msg.recycle?.length) p.recycle?.(msg.recycle);
         if (msg.ok) p.resolve(msg.result);
         else p.reject(new Error(msg.error ?? 'worker task failed'));
       });
@@ -85,15 +88,19 @@ export class WorkerPool {
     }
   }
 
-  /** Runs a task on the least busy worker; `transfer` lists buffers handed over without copying. */
-  run<T>(task: WorkerTask, transfer: ArrayBuffer[] = []): Promise<T> {
+  /**
+   * Runs a task on the least busy worker; `transfer` lists buffers handed over without copying.
+   * `recycle` receives the buffers the task hands back before the result (a `frames` task with
+   * `recycle: true` returns its frames' buffers).
+   */
+  run<T>(task: WorkerTask, transfer: ArrayBuffer[] = [], recycle?: (buffers: ArrayBuffer[]) => void): Promise<T> {
     if (this.closed) return Promise.reject(new Error('worker pool closed'));
     let wi = 0;
     for (let i = 1; i < this.workers.length; i++) if (this.busy[i] < this.busy[wi]) wi = i;
     const id = this.nextId++;
     this.busy[wi]++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, worker: wi });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, worker: wi, recycle });
       this.workers[wi].postMessage({ id, task }, transfer);
     });
   }

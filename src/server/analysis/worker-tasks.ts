@@ -11,8 +11,11 @@ export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: Frame
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
-  /** `format`: layout of the frames (`rgb24` when absent; see decode.ts). */
-  | { kind: 'frames'; frames: Uint8Array[]; width: number; height: number; firstIndex: number; format?: FrameFormat }
+  /**
+   * `format`: layout of the frames (`rgb24` when absent; see decode.ts). `recycle`: the frames'
+   * buffers were transferred and are sent back with the result (see {@link WorkerPool.run}).
+   */
+  | { kind: 'frames'; frames: Uint8Array[]; width: number; height: number; firstIndex: number; format?: FrameFormat; recycle?: boolean }
   | { kind: 'finish'; input: FinishTaskInput }
   | { kind: 'rims'; rgb: Uint8Array; width: number; height: number };
 

@@ -15,7 +15,14 @@ parentPort?.on('message', (msg: { id: number; task: WorkerTask }) => {
         scratchKey = key;
       }
       const result = packFeatures(computeRun(task.frames, task.width, task.height, task.firstIndex, scratch, task.format ?? 'rgb24'));
-      parentPort?.postMessage({ id: msg.id, ok: true, result }, [result.frames.buffer, result.blobs.buffer, result.motion.buffer] as ArrayBuffer[]);
+      // The frames' buffers go back to the sender for reuse (each once: a run may repeat a frame).
+      const recycle = task.recycle ? [...new Set(task.frames.map((f) => f.buffer as ArrayBuffer))] : [];
+      parentPort?.postMessage({ id: msg.id, ok: true, result, recycle }, [
+        result.frames.buffer,
+        result.blobs.buffer,
+        result.motion.buffer,
+        ...recycle,
+      ] as ArrayBuffer[]);
       return;
     }
     Promise.resolve(runTask(task)).then(
