@@ -252,7 +252,8 @@ const skinDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]
  * Groups ball-holding moments into players, per team: events on one motion track start as one
  * group; then the two closest groups (mean skin-colour distance over their pairs of events with
  * skin seen; {@link GroupOptions.unknown} when none) are merged while a team has more groups than
- * its size, and after that only while they are closer than {@link GroupOptions.sameBelow}.
+ * its size (a group without any skin colour first: it joins the first group it may), and after
+ * that only while they are closer than {@link GroupOptions.sameBelow}.
  * Groups holding a cannot-link pair are never merged. Returns a player index per event (0, 1, …
  * in order of first event), -1 for events without a team.
  */
@@ -294,16 +295,20 @@ export function groupPlayers(events: PlayerEvent[], opts: GroupOptions): number[
       }
       return n ? s / n : opts.unknown;
     };
+    const skinless = (g: number[]) => g.every((i) => !events[i].skin);
     for (;;) {
       if (groups.length < 2) break;
+      const over = opts.teamSize !== null && groups.length > opts.teamSize;
       let best: [number, number, number] | null = null;
       for (let a = 0; a < groups.length; a++)
         for (let b = a + 1; b < groups.length; b++) {
-          const d = dist(groups[a], groups[b]);
+          let d = dist(groups[a], groups[b]);
+          // Over the team size, a group without any skin colour (nothing tells it apart) joins
+          // another before two groups whose skins differ are forced together.
+          if (over && d < Infinity && (skinless(groups[a]) || skinless(groups[b]))) d = -1;
           if (d < Infinity && (!best || d < best[0])) best = [d, a, b];
         }
       if (!best) break;
-      const over = opts.teamSize !== null && groups.length > opts.teamSize;
       if (!over && best[0] >= opts.sameBelow) break;
       groups[best[1]].push(...groups[best[2]]);
       groups.splice(best[2], 1);
