@@ -96,7 +96,8 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     }
     const t0 = performance.now();
     const c0 = cpuSeconds();
-    const res = await analyseVideo(file, {});
+    // The session says how many play (num_players); the synthetic clips know it.
+    const res = await analyseVideo(file, clip.synthetic ? { numPlayers: Number(clip.synthetic.options.players) } : {});
     const cpuS = cpuSince(c0);
     const childCpuS = childCpuSince(c0);
     const wallS = (performance.now() - t0) / 1000;
@@ -137,6 +138,9 @@ function header(): void {
       'team',
       'reb ',
       'ast ',
+      'plrs',
+      'id  ',
+      'coh ',
       'xRT ',
       'xDecode',
       'cpu/s',
@@ -163,6 +167,9 @@ function printRow(r: Row): void {
       pct(s.teamCorrect, s.teamLabelled).padStart(4),
       pct(s.rebCorrect, s.rebLabelled).padStart(4),
       pct(s.astFound, s.astLabelled).padStart(4),
+      pct(s.idTracks, s.idPlayers).padStart(4),
+      pct(s.idPure, s.idShots).padStart(4),
+      pct(s.idCohesive, s.idShots).padStart(4),
       (r.duration / r.wallS).toFixed(1).padStart(4),
       (r.wallS / r.decodeS).toFixed(2).padStart(7),
       (r.cpuS / r.duration).toFixed(3).padStart(5),
@@ -197,6 +204,9 @@ function total(set: string, rows: Row[]): void {
       pct(sum((s) => s.teamCorrect), sum((s) => s.teamLabelled)).padStart(4),
       pct(sum((s) => s.rebCorrect), sum((s) => s.rebLabelled)).padStart(4),
       pct(sum((s) => s.astFound), sum((s) => s.astLabelled)).padStart(4),
+      pct(sum((s) => s.idTracks), sum((s) => s.idPlayers)).padStart(4),
+      pct(sum((s) => s.idPure), sum((s) => s.idShots)).padStart(4),
+      pct(sum((s) => s.idCohesive), sum((s) => s.idShots)).padStart(4),
       (dur / wall).toFixed(1).padStart(4),
       (wall / dec).toFixed(2).padStart(7),
       (cpu / dur).toFixed(3).padStart(5),

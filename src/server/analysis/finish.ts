@@ -32,6 +32,25 @@ export interface FinishOutput {
   timeScale: number;
   /** Make-decision measurements per shot action, in the same order (diagnostics, not an artifact). */
   evidence: MakeEvidence[];
+  /** Where the passer may be seen, per shot action in the same order (input of the player step, not an artifact). */
+  moments?: ShotMoments[];
+}
+
+/** A ball position in a frame, image pixels of the analysis frame. */
+export interface BallMoment {
+  frame: number;
+  x: number;
+  y: number;
+  r: number;
+}
+
+/**
+ * Where the passer of a made field goal may be seen holding the ball: the starts of the flights
+ * that ended in the few seconds before the release, latest first (a body holding the ball there,
+ * of the shooter's team and not the shooter, is the passer).
+ */
+export interface ShotMoments {
+  pass: BallMoment[];
 }
 
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
@@ -118,13 +137,44 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const court = target ? readCourt(input.samples.filter((smp) => smp.index < features.length), path, target, width, height) : null;
   placeShots(shotActions, shots, court, calm, fps, timeScale);
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
+  const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);
   const actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
   const balls = ballRecords(arcs, path, fps, dims);
   const clusters = players.map((t) => clusterRecord(t, path, fps, dims));
   let outcome: AnalysisOutcome = 'ok';
   if (!target) outcome = 'no_hoops';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence) };
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence), moments };
+}
+
+/** See {@link ShotMoments}: up to 3 flights that travelled ≥ 3 ball diameters sideways, ended within 4.5 s before the release and started after the previous shot's end. */
+function shotMoments(
+  shots: ShotDetection[],
+  actions: ShotAction[],
+  arcs: Arc[],
+  path: CameraPath,
+  fps: number,
+  timeScale: number,
+): ShotMoments[] {
+  const shotArcs = new Set(shots.map((s) => s.arc));
+  const other = arcs.filter((a) => !shotArcs.has(a));
+  const at = (p: BallCandidate, r: number): BallMoment => ({ frame: p.frame, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame], r });
+  return shots.map((s, i) => {
+    const pass: BallMoment[] = [];
+    if (s.made && !actions[i].is_free_throw) {
+      const from = s.releaseFrame - Math.round((4.5 / timeScale) * fps);
+      const prevEnd = i > 0 ? shots[i - 1].endFrame : -Infinity;
+      for (const a of other) {
+        const p0 = a.points[0];
+        const e = a.points[a.points.length - 1];
+        if (e.frame > s.releaseFrame || e.frame < from || p0.frame <= prevEnd) continue;
+        if (Math.abs(e.x - p0.x) < 6 * a.r) continue;
+        pass.push(at(p0, a.r));
+      }
+      pass.sort((p, q) => q.frame - p.frame).splice(3);
+    }
+    return { pass };
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { rawFrames, type DecodeGeometry } from './decode';
-import { twoMeans } from './players';
-import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ShotAction } from './types';
+import type { BallMoment, ShotMoments } from './finish';
+import { groupPlayers, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
+import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
 
 /**
  * Jersey colours sampled directly in the frames where they matter (the shooter at release),
@@ -47,7 +48,12 @@ export interface JerseySample {
   share: number;
   /** The sampled torso box in image pixels [x0, y0, x1, y1]. */
   box: [number, number, number, number];
+  /** Mean robust colour of the skin-like pixels of the body (arms, face, legs), null with fewer than {@link MIN_SKIN} ball areas of them: a cue to tell teammates apart. */
+  skin?: RobustColour | null;
 }
+
+/** Least skin area (in ball areas, πr²) for a body's skin colour to be read. */
+const MIN_SKIN = 0.25;
 
 /** Least height (ball diameters) of the region attached to the ball for it to be a body. */
 const MIN_BODY = 3;
@@ -177,6 +183,7 @@ export function sampleShooter(
   let ry1 = 0;
   const cells = new Map<number, number>();
   const px: Array<{ c: RobustColour; p: number; key: [number, number, number] }> = [];
+  const skinAcc = [0, 0, 0, 0];
   for (const i of region) {
     const x = i % w;
     const y = (i / w) | 0;
@@ -184,8 +191,15 @@ export function sampleShooter(
     const r = rgb[p];
     const g = rgb[p + 1];
     const b = rgb[p + 2];
-    if (isSkinLike(r, g, b) || isBallLike(r, g, b)) continue;
     if (Math.hypot(x + x0 - ball.x, y + y0 - ball.y) <= ball.r) continue;
+    if (isBallLike(r, g, b)) continue;
+    if (isSkinLike(r, g, b)) {
+      skinAcc[0] += r;
+      skinAcc[1] += g;
+      skinAcc[2] += b;
+      skinAcc[3]++;
+      continue;
+    }
     rx0 = Math.min(rx0, x);
     ry0 = Math.min(ry0, y);
     rx1 = Math.max(rx1, x + 1);
@@ -223,11 +237,13 @@ export function sampleShooter(
     for (let i = 0; i < 3; i++) acc[3 + i] += rgb[q.p + i];
     acc[6]++;
   }
+  const n = skinAcc[3];
   return {
     colour: [acc[0] / acc[6], acc[1] / acc[6], acc[2] / acc[6]],
     rgb: [acc[3] / acc[6], acc[4] / acc[6], acc[5] / acc[6]],
     share: Math.min(1, acc[6] / px.length),
     box,
+    skin: n >= MIN_SKIN * Math.PI * ball.r * ball.r ? robustColour(skinAcc[0] / n, skinAcc[1] / n, skinAcc[2] / n) : null,
   };
 }
 
@@ -277,13 +293,14 @@ export async function fetchFrames(
   geo: DecodeGeometry,
   indices: number[],
   signal?: AbortSignal,
+  joinSeconds = 1,
 ): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
   const todo = [...new Set(indices.filter((i) => i >= 0))].sort((a, b) => a - b);
   const runs: number[][] = [];
   for (const i of todo) {
     const last = runs[runs.length - 1];
-    if (last && i - last[0] < geo.fps) last.push(i);
+    if (last && i - last[last.length - 1] < joinSeconds * geo.fps) last.push(i);
     else runs.push([i]);
   }
   const bytes = geo.width * geo.height * 3;
@@ -332,6 +349,8 @@ export interface TeamInput {
   balls: BallRecord[];
   clusters: ClusterRecord[];
   hoops: HoopRecord[];
+  /** Where passers may be seen, per shot (the finishing stage's `moments`); without them only the shooters' teams are read (no player grouping). */
+  moments?: ShotMoments[];
 }
 
 /** Per-shot diagnostics of {@link attributeTeams}. */
@@ -354,15 +373,22 @@ export async function attributeTeams(
   getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
   background: ((x: number, y: number) => [number, number, number] | null) | null,
   geo: DecodeGeometry,
+  players: { moments?: ShotMoments[]; teamSize?: number | null } = {},
 ): Promise<ShooterTeam[]> {
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
   const decisions: ShooterTeam[] = [];
-  for (const s of shots) {
+  const held: Array<{ pass: HeldBall | null }> = [];
+  const moments = players.moments && shots.length && players.moments.length === shots.length ? players.moments : null;
+  for (const [i, s] of shots.entries()) {
     const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
     const cands = r ? releaseCandidates(out.balls, s, geo) : [];
+    const m = moments?.[i];
+    const passFrom = (p: BallMoment) => Math.hypot(p.x - s.shot_image[0] * geo.width, p.y - s.shot_image[1] * geo.height) >= 6 * p.r;
+    const extra = m ? m.pass.filter(passFrom) : [];
     // One shot's frames at a time: a long game's frames are never held together.
-    const frames = cands.length ? await getFrames(cands.map((c) => c.frame)) : new Map<number, Uint8Array>();
+    const want = [...cands.map((c) => c.frame), ...extra.map((p) => p.frame)];
+    const frames = want.length ? await getFrames(want) : new Map<number, Uint8Array>();
     let sample: JerseySample | null = null;
     for (const c of cands) {
       const f = frames.get(c.frame);
@@ -376,6 +402,17 @@ export async function attributeTeams(
       sample ??= smp;
     }
     decisions.push({ shotId: s.id, sample, team: null });
+    const firstHeld = (list: BallMoment[]): HeldBall | null => {
+      for (const p of list) {
+        const f = frames.get(p.frame);
+        if (!f) continue;
+        const img = { rgb: f, width: geo.width, height: geo.height };
+        const smp = sampleShooter(img, p, background, background ? null : commonColours(img));
+        if (smp.colour) return { moment: p, sample: smp };
+      }
+      return null;
+    };
+    held.push({ pass: m ? firstHeld(m.pass.filter(passFrom)) : null });
   }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
@@ -394,30 +431,184 @@ export async function attributeTeams(
     const c = byId.get(id);
     if (c && v[0] !== v[1]) c.team = v[0] > v[1] ? 0 : 1;
   }
+  if (moments) {
+    identifyPlayers(out, shots, decisions, held, teams, geo, players.teamSize ?? null);
+    return decisions;
+  }
   let nextId = Math.max(0, ...out.clusters.map((c) => c.track_id)) + 1;
   shots.forEach((s, i) => {
     const d = decisions[i];
     if (d.team === null || !d.sample?.rgb) return;
     const c = s.shooter_track === null ? undefined : byId.get(s.shooter_track);
     if (c && c.team === d.team) return;
-    const [x0, y0, x1, y1] = d.sample.box;
-    const rec: ClusterRecord = {
-      track_id: nextId++,
-      team: d.team,
-      jersey_rgb: d.sample.rgb.map((v) => Math.round(v)) as [number, number, number],
-      jersey_number: null,
-      t_start: s.release_t,
-      t_end: s.release_t,
-      frames: 1,
-      thumb_t: s.release_t,
-      thumb_box: [x0 / geo.width, y0 / geo.height, x1 / geo.width, y1 / geo.height].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number],
-      confidence: Math.round(d.sample.share * 1000) / 1000,
-    };
+    const rec = ownRecord(nextId++, d.team, d.sample, s.release_t, geo);
     out.clusters.push(rec);
     byId.set(rec.track_id, rec);
     s.shooter_track = rec.track_id;
   });
   return decisions;
+}
+
+/** A ball held by a body at a moment of a shot's play (rebound, pass), with the body's sample. */
+interface HeldBall {
+  moment: BallMoment;
+  sample: JerseySample;
+}
+
+const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+
+/** A record's thumbnail box in image pixels. */
+const thumbPixels = (c: ClusterRecord, geo: DecodeGeometry): [number, number, number, number] => [
+  c.thumb_box[0] * geo.width,
+  c.thumb_box[1] * geo.height,
+  c.thumb_box[2] * geo.width,
+  c.thumb_box[3] * geo.height,
+];
+
+/** A player record for one sampled body (a shooter seen standing at release). */
+function ownRecord(id: number, team: 0 | 1, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
+  const [x0, y0, x1, y1] = sample.box;
+  return {
+    track_id: id,
+    team,
+    jersey_rgb: sample.rgb!.map((v) => Math.round(v)) as [number, number, number],
+    jersey_number: null,
+    t_start: t,
+    t_end: t,
+    frames: 1,
+    thumb_t: t,
+    thumb_box: [x0 / geo.width, y0 / geo.height, x1 / geo.width, y1 / geo.height].map(r4) as [number, number, number, number],
+    confidence: Math.round(sample.share * 1000) / 1000,
+  };
+}
+
+/**
+ * The players of the box score: every moment a body was seen holding the ball — the shooter at
+ * release, the rebounder (the first body holding the ball where a flight after the miss ends),
+ * the passer (a body of the shooter's team at the start of a flight that ended in the 4.5 s
+ * before a made field goal's release, away from the shooter) — read for team and skin colour and
+ * grouped into people by {@link groupPlayers} (events on one motion track are one body; a team
+ * has at most `teamSize` players when the session says how many play). Each person becomes one
+ * clusters record (`track_id` 1, 2, … in order of first appearance; `frames` = the moments it
+ * was seen holding the ball; the thumbnail is its clearest sample), and the shots name them as
+ * shooter, rebounder and assister. Motion tracks still referenced by other actions follow with
+ * higher ids; the others are dropped.
+ */
+function identifyPlayers(
+  out: TeamInput,
+  shots: ShotAction[],
+  decisions: ShooterTeam[],
+  held: Array<{ pass: HeldBall | null }>,
+  teams: TeamColours,
+  geo: DecodeGeometry,
+  teamSize: number | null,
+): void {
+  const events: PlayerEvent[] = [];
+  const meta: Array<{ shot: number; role: 'shot' | 'rebound' | 'pass'; sample: JerseySample; t: number }> = [];
+  const cannotLink: Array<[number, number]> = [];
+  const oldTeam = new Map(out.clusters.map((c) => [c.track_id, c.team]));
+  const rebounds = new Map(out.actions.filter((a): a is ReboundAction => a.type === 'rebound').map((a) => [a.shot_id, a]));
+  shots.forEach((s, i) => {
+    const d = decisions[i];
+    let shotEvent = -1;
+    if (d.sample?.colour && d.team !== null) {
+      shotEvent = events.length;
+      const motion = s.shooter_track !== null && oldTeam.get(s.shooter_track) === d.team ? s.shooter_track : null;
+      events.push({ team: d.team, skin: d.sample.skin ?? null, track: motion });
+      meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
+    }
+    // The rebounder: the moving body at the ball where a flight after the miss ends (finish.ts);
+    // its team from its torso colour — reading the jersey there picked the wrong body more often.
+    const rebTeam = s.rebounder_track === null ? null : (oldTeam.get(s.rebounder_track) ?? null);
+    if (rebTeam !== null) {
+      const c = out.clusters.find((x) => x.track_id === s.rebounder_track)!;
+      events.push({ team: rebTeam, skin: null, track: s.rebounder_track });
+      meta.push({ shot: i, role: 'rebound', sample: { colour: robustColour(...c.jersey_rgb), rgb: c.jersey_rgb, share: c.confidence, box: thumbPixels(c, geo) }, t: rebounds.get(s.id)?.t ?? s.end_t });
+    }
+    const ps = held[i].pass;
+    if (ps && shotEvent >= 0) {
+      const team = teamOfColour(ps.sample.colour!, teams);
+      if (team !== null && team === d.team) {
+        cannotLink.push([shotEvent, events.length]);
+        events.push({ team, skin: ps.sample.skin ?? null, track: null });
+        meta.push({ shot: i, role: 'pass', sample: ps.sample, t: ps.moment.frame / geo.fps });
+      }
+    }
+  });
+  const group = groupPlayers(events, { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN });
+  const k = Math.max(-1, ...group) + 1;
+  const people: ClusterRecord[] = [];
+  for (let g = 0; g < k; g++) {
+    const mine = meta.filter((_, e) => group[e] === g);
+    const best = mine.reduce((a, b) => (b.sample.share > a.sample.share ? b : a));
+    const rgbs = mine.map((m) => m.sample.rgb!);
+    const med = (c: number) => [...rgbs.map((v) => v[c])].sort((a, b) => a - b)[rgbs.length >> 1];
+    const rec = ownRecord(g + 1, events[meta.indexOf(mine[0])].team!, best.sample, best.t, geo);
+    rec.jersey_rgb = [0, 1, 2].map((c) => Math.round(med(c))) as [number, number, number];
+    rec.t_start = Math.min(...mine.map((m) => m.t));
+    rec.t_end = Math.max(...mine.map((m) => m.t));
+    rec.frames = mine.length;
+    rec.confidence = Math.round((mine.reduce((a, m) => a + m.sample.share, 0) / mine.length) * 1000) / 1000;
+    people.push(rec);
+  }
+  // The old ids (motion tracks, shooters' own records) move past the people's ids.
+  const old = new Map(out.clusters.map((c) => [c.track_id, c]));
+  const remap = new Map<number, number>();
+  let nextId = k + 1;
+  const keep: ClusterRecord[] = [];
+  const ref = (id: number | null): number | null => {
+    if (id === null) return null;
+    let n = remap.get(id);
+    if (n === undefined) {
+      const c = old.get(id);
+      if (!c) return null;
+      n = nextId++;
+      remap.set(id, n);
+      keep.push({ ...c, track_id: n });
+    }
+    return n;
+  };
+  const person = (shot: number, role: string) => {
+    const e = meta.findIndex((m) => m.shot === shot && m.role === role);
+    return e >= 0 && group[e] >= 0 ? group[e] + 1 : null;
+  };
+  let nextOwn = -1;
+  shots.forEach((s, i) => {
+    const shooter = person(i, 'shot');
+    const d = decisions[i];
+    if (shooter !== null) s.shooter_track = shooter;
+    else if (d.team !== null && d.sample?.rgb && !(s.shooter_track !== null && old.get(s.shooter_track)?.team === d.team)) {
+      const rec = ownRecord(nextOwn--, d.team, d.sample, s.release_t, geo);
+      old.set(rec.track_id, rec);
+      s.shooter_track = ref(rec.track_id);
+    } else s.shooter_track = ref(s.shooter_track);
+    const shooterTeam = s.shooter_track === null ? null : s.shooter_track <= k ? people[s.shooter_track - 1].team : (keep.find((c) => c.track_id === s.shooter_track)?.team ?? null);
+    const passer = person(i, 'pass');
+    if (s.made && !s.is_free_throw && passer !== null && passer !== s.shooter_track) s.assister_track = passer;
+    else s.assister_track = ref(s.assister_track);
+    const rebounder = person(i, 'rebound');
+    const rebAction = rebounds.get(s.id);
+    if (rebounder !== null) {
+      s.rebounder_track = rebounder;
+      const m = meta.find((x) => x.shot === i && x.role === 'rebound')!;
+      const team = people[rebounder - 1].team;
+      const rec: ReboundAction = rebAction ?? { type: 'rebound', t: 0, shot_id: s.id, track: null, offensive: null, confidence: 0.5 };
+      rec.t = Math.round(m.t * 1000) / 1000;
+      rec.track = rebounder;
+      rec.offensive = shooterTeam === null || team === null ? null : team === shooterTeam;
+      if (!rebAction) out.actions.push(rec);
+    } else {
+      s.rebounder_track = ref(s.rebounder_track);
+      if (rebAction) rebAction.track = ref(rebAction.track);
+    }
+  });
+  for (const a of out.actions) {
+    if (a.type !== 'pass') continue;
+    a.from_track = ref(a.from_track) ?? a.from_track;
+    a.to_track = ref(a.to_track) ?? a.to_track;
+  }
+  out.actions.sort((a, b) => (a.type === 'shot' ? a.release_t : a.t) - (b.type === 'shot' ? b.release_t : b.t));
+  out.clusters.splice(0, out.clusters.length, ...people, ...keep);
 }
 
 /**
@@ -453,6 +644,13 @@ export function releaseCandidates(balls: BallRecord[], s: ShotAction, geo: Decod
   }
   return out;
 }
+
+/**
+ * Frames of one shot's play (a pass before, the release, a rebound after) less than this many
+ * seconds apart are decoded in one run after one seek: a seek decodes from the previous key
+ * frame (on average half a key-frame interval, ~4 s on x264 defaults), so decoding on costs less.
+ */
+export const PLAY_RUN_S = 3;
 
 /** How far (frames) and in which steps the shooter is looked for before a detected release. */
 export const WALK_BACK_FRAMES = 18;
@@ -552,5 +750,6 @@ export async function attributeTeamsFromVideo(
   if (!shots.length) return [];
   const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
   const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
-  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal), bg, geo);
+  const teamSize = teamSizeOf(o);
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S), bg, geo, { moments: out.moments, teamSize });
 }

@@ -218,3 +218,111 @@ export function detectPasses(arcs: Arc[], shotArcs: Set<Arc>, tracks: PlayerTrac
   }
   return out.sort((a, b) => a.startFrame - b.startFrame);
 }
+
+/** One moment a player was seen holding the ball (a release, a rebound, a pass), as the player step reads it. */
+export interface PlayerEvent {
+  /** Team read from the jersey there, or null (undecided: the event gets no player). */
+  team: 0 | 1 | null;
+  /** Skin colour of the body in the robust space (see `jersey.ts#robustColour`), or null when too little skin was seen. */
+  skin: readonly number[] | null;
+  /** Motion track at the ball then, or null: events on one motion track are one body. */
+  track: number | null;
+}
+
+/** Options of {@link groupPlayers}. */
+export interface GroupOptions {
+  /** Players per team when the session says so (events of a team are merged down to this many players), else null. */
+  teamSize: number | null;
+  /** Pairs of events that cannot be one player (a passer and the shooter he passed to). */
+  cannotLink?: Array<[number, number]>;
+  /** Groups whose mean skin distance is below this are one player even when the team size is reached or unknown. */
+  sameBelow: number;
+  /** Distance assumed between two groups when no pair of their events has a skin colour. */
+  unknown: number;
+}
+
+/** Skin-colour distance below which two events are one player whatever the team size (robust-space units). */
+export const SAME_PLAYER_SKIN = 0.08;
+/** Distance taken for two groups with no skin colours to compare. */
+export const UNKNOWN_SKIN = 0.3;
+
+const skinDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/**
+ * Groups ball-holding moments into players, per team: events on one motion track start as one
+ * group; then the two closest groups (mean skin-colour distance over their pairs of events with
+ * skin seen; {@link GroupOptions.unknown} when none) are merged while a team has more groups than
+ * its size (a group without any skin colour first: it joins the first group it may), and after
+ * that only while they are closer than {@link GroupOptions.sameBelow}.
+ * Groups holding a cannot-link pair are never merged. Returns a player index per event (0, 1, …
+ * in order of first event), -1 for events without a team.
+ */
+export function groupPlayers(events: PlayerEvent[], opts: GroupOptions): number[] {
+  const cannot = new Set((opts.cannotLink ?? []).flatMap(([a, b]) => [`${a}:${b}`, `${b}:${a}`]));
+  const out = new Array<number>(events.length).fill(-1);
+  const groupsAll: number[][] = [];
+  for (const team of [0, 1] as const) {
+    const idx = events.map((e, i) => (e.team === team ? i : -1)).filter((i) => i >= 0);
+    const groups: number[][] = [];
+    const byTrack = new Map<number, number[]>();
+    for (const i of idx) {
+      const tr = events[i].track;
+      if (tr === null) {
+        groups.push([i]);
+        continue;
+      }
+      const g = byTrack.get(tr);
+      if (g && !g.some((j) => cannot.has(`${i}:${j}`))) g.push(i);
+      else {
+        const ng = [i];
+        byTrack.set(tr, ng);
+        groups.push(ng);
+      }
+    }
+    const dist = (a: number[], b: number[]) => {
+      let s = 0;
+      let n = 0;
+      for (const i of a) {
+        for (const j of b) {
+          if (cannot.has(`${i}:${j}`)) return Infinity;
+          const si = events[i].skin;
+          const sj = events[j].skin;
+          if (si && sj) {
+            s += skinDist(si, sj);
+            n++;
+          }
+        }
+      }
+      return n ? s / n : opts.unknown;
+    };
+    const skinless = (g: number[]) => g.every((i) => !events[i].skin);
+    for (;;) {
+      if (groups.length < 2) break;
+      const over = opts.teamSize !== null && groups.length > opts.teamSize;
+      let best: [number, number, number] | null = null;
+      for (let a = 0; a < groups.length; a++)
+        for (let b = a + 1; b < groups.length; b++) {
+          let d = dist(groups[a], groups[b]);
+          // Over the team size, a group without any skin colour (nothing tells it apart) joins
+          // another before two groups whose skins differ are forced together.
+          if (over && d < Infinity && (skinless(groups[a]) || skinless(groups[b]))) d = -1;
+          if (d < Infinity && (!best || d < best[0])) best = [d, a, b];
+        }
+      if (!best) break;
+      if (!over && best[0] >= opts.sameBelow) break;
+      groups[best[1]].push(...groups[best[2]]);
+      groups.splice(best[2], 1);
+    }
+    groupsAll.push(...groups);
+  }
+  groupsAll.map((g) => [...g].sort((a, b) => a - b)).sort((a, b) => a[0] - b[0]).forEach((g, k) => g.forEach((i) => (out[i] = k)));
+  return out;
+}
+
+/** Players per team from the session options: `NvN` → N, else half of `numPlayers` (rounded up), else null (unknown). */
+export function teamSizeOf(opts: { sessionType?: string; numPlayers?: number }): number | null {
+  const m = /^(\d+)v\d+$/.exec(opts.sessionType ?? '');
+  if (m) return Number(m[1]);
+  if (opts.numPlayers && opts.numPlayers >= 2) return Math.ceil(opts.numPlayers / 2);
+  return null;
+}

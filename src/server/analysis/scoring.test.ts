@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { matchShots, scoreClip } from './scoring';
+import { identityCounts, matchShots, scoreClip } from './scoring';
 import { toJsonl } from './index';
 import { assignTeams, type PlayerTrack } from './players';
 import type { GroundTruthClip } from './ground-truth';
 import type { AnalysisResult, ShotAction } from './types';
+
+describe('identityCounts', () => {
+  it('counts purity and cohesion of shooter tracks against true shooters', () => {
+    // track 1: a, a, b (2 pure); track 2: b (1); track 3: c, c (2) — a on one track, b split over two, c whole
+    const shots = [
+      { track: 1, who: 'a' },
+      { track: 1, who: 'a' },
+      { track: 1, who: 'b' },
+      { track: 2, who: 'b' },
+      { track: 3, who: 'c' },
+      { track: 3, who: 'c' },
+    ];
+    expect(identityCounts(shots)).toEqual({ idShots: 6, idTracks: 3, idPlayers: 3, idPure: 5, idCohesive: 5 });
+    // one track per shot: pure, not cohesive; one track for all: cohesive for one player only
+    expect(identityCounts(shots.map((s, i) => ({ ...s, track: i })))).toMatchObject({ idTracks: 6, idPure: 6, idCohesive: 3 });
+    expect(identityCounts(shots.map((s) => ({ ...s, track: 1 })))).toMatchObject({ idTracks: 1, idPure: 2, idCohesive: 6 });
+  });
+});
 
 describe('matchShots', () => {
   it('matches one-to-one within 1.0 s, closest first', () => {

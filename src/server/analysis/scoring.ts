@@ -17,6 +17,17 @@ export interface ClipScore {
   /** Matched made field goals whose truth names an assister, and those with an assister track. */
   astLabelled: number;
   astFound: number;
+  /**
+   * Player identity (synthetic): matched shots whose truth names the shooter and that have a
+   * shooter track; the distinct shooter tracks and true shooters among them; the shots on each
+   * track's majority true shooter (summed over tracks: purity numerator) and the shots on each
+   * true shooter's majority track (summed over true shooters: cohesion numerator).
+   */
+  idShots: number;
+  idTracks: number;
+  idPlayers: number;
+  idPure: number;
+  idCohesive: number;
   /** Pairs (truth index, detection index). */
   pairs: Array<[number, number]>;
 }
@@ -96,7 +107,15 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
       if (d.assister_track !== null) astFound++;
     }
   }
+  const ident = identityCounts(
+    pairs.flatMap(([i, j]) => {
+      const who = clip.attempts[i].shooter?.player_id;
+      const track = shots[j].shooter_track;
+      return who !== undefined && track !== null ? [{ track, who }] : [];
+    }),
+  );
   return {
+    ...ident,
     truth: clip.attempts.length,
     detected: shots.length,
     matched: pairs.length,
@@ -110,5 +129,34 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
     astLabelled,
     astFound,
     pairs,
+  };
+}
+
+/**
+ * Identity counts over (detected shooter track, true shooter) pairs, one per shot: purity —
+ * for each track, its shots on its most frequent true shooter — and cohesion — for each true
+ * shooter, their shots on their most frequent track. Purity alone rewards a track per shot,
+ * cohesion alone one track for everybody; with the player count both say whether tracks are people.
+ */
+export function identityCounts(
+  shots: Array<{ track: number; who: string }>,
+): Pick<ClipScore, 'idShots' | 'idTracks' | 'idPlayers' | 'idPure' | 'idCohesive'> {
+  const byTrack = new Map<number, Map<string, number>>();
+  const byWho = new Map<string, Map<number, number>>();
+  for (const { track, who } of shots) {
+    const a = byTrack.get(track) ?? new Map<string, number>();
+    a.set(who, (a.get(who) ?? 0) + 1);
+    byTrack.set(track, a);
+    const b = byWho.get(who) ?? new Map<number, number>();
+    b.set(track, (b.get(track) ?? 0) + 1);
+    byWho.set(who, b);
+  }
+  const maxOf = (m: Map<unknown, number>) => Math.max(0, ...m.values());
+  return {
+    idShots: shots.length,
+    idTracks: byTrack.size,
+    idPlayers: byWho.size,
+    idPure: [...byTrack.values()].reduce((s, m) => s + maxOf(m), 0),
+    idCohesive: [...byWho.values()].reduce((s, m) => s + maxOf(m), 0),
   };
 }

@@ -6,11 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots, scoreClip } from './scoring';
-import type { AnalysisResult, ShotAction } from './types';
+import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
 
 interface Case {
   name: string;
   options: Record<string, unknown>;
+  /** Session options given to the analyser. */
+  session?: AnalysisOptions;
 }
 
 const CASES: Case[] = [
@@ -30,8 +32,11 @@ const CASES: Case[] = [
     },
   },
   { name: 'panning', options: { seed: 109, durationSeconds: 40, camera: 'panning', players: 4 } },
-  { name: 'game', options: { seed: 13, durationSeconds: 60 } },
+  { name: 'game', options: { seed: 13, durationSeconds: 60 }, session: { numPlayers: 6 } },
 ];
+
+/** Share of the game's shots on their track's majority shooter (see `scoring.ts#identityCounts`), at the level measured. */
+const PURITY = 0.8;
 
 const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>();
 
@@ -48,7 +53,7 @@ async function prepare(): Promise<void> {
       await renderSyntheticGame({ width: 640, height: 360, ...c.options }, video);
     }
     const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
-    results.set(c.name, { truth, res: await analyseVideo(video, {}) });
+    results.set(c.name, { truth, res: await analyseVideo(video, c.session ?? {}) });
   }
 }
 
@@ -156,6 +161,20 @@ describe('synthetic clips (one case each)', () => {
     expect(score.teamCorrect / score.teamLabelled).toBeGreaterThanOrEqual(0.8);
     const teams = new Set(res.clusters.map((c) => c.team));
     expect(teams.has(0) && teams.has(1)).toBe(true);
+  });
+
+  it('game: the shooters are grouped into people (team size from the session), mostly the right ones', () => {
+    const { truth, res } = results.get('game')!;
+    const score = scoreClip(truth, res);
+    expect(truth.synthetic?.options.players).toBe(6);
+    expect(score.idShots).toBeGreaterThanOrEqual(4);
+    // Never more than 3 players a team; at least PURITY of the shots on their track's majority shooter (5 of 5 when measured: 4 people for 4 shooters).
+    expect(score.idTracks).toBeLessThanOrEqual(6);
+    expect(score.idTracks).toBeLessThanOrEqual(score.idPlayers + 1);
+    expect(score.idPure / score.idShots).toBeGreaterThanOrEqual(PURITY);
+    // Every shooter is a clusters record with a team.
+    const byId = new Map(res.clusters.map((c) => [c.track_id, c]));
+    for (const s of shotsOf(res)) if (s.shooter_track !== null) expect(byId.get(s.shooter_track)?.team).not.toBeNull();
   });
 
   it('players are tracked and split into two jersey-colour teams', () => {
