@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AnalysisOptions } from './types';
 import { groupPlayers, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
 
 const ev = (team: 0 | 1 | null, skin: number[] | null, track: number | null = null): PlayerEvent => ({ team, skin, track });
@@ -48,12 +49,12 @@ describe('groupPlayers', () => {
 });
 
 describe('teamSizeOf', () => {
-  it('reads NvN session types, else half the number of players', () => {
-    expect(teamSizeOf({ sessionType: '3v3' })).toBe(3);
-    expect(teamSizeOf({ sessionType: '5v5', numPlayers: 6 })).toBe(5);
+  it('is half the number of players the session states, never the session type (substitutes)', () => {
     expect(teamSizeOf({ numPlayers: 10 })).toBe(5);
     expect(teamSizeOf({ numPlayers: 5 })).toBe(3);
-    expect(teamSizeOf({ sessionType: 'solo' })).toBeNull();
+    const fiveOnFive: AnalysisOptions = { sessionType: '5v5' };
+    expect(teamSizeOf(fiveOnFive)).toBeNull();
+    expect(teamSizeOf({ numPlayers: 1 })).toBeNull();
     expect(teamSizeOf({})).toBeNull();
   });
 });

@@ -319,10 +319,13 @@ export function groupPlayers(events: PlayerEvent[], opts: GroupOptions): number[
   return out;
 }
 
-/** Players per team from the session options: `NvN` → N, else half of `numPlayers` (rounded up), else null (unknown). */
-export function teamSizeOf(opts: { sessionType?: string; numPlayers?: number }): number | null {
-  const m = /^(\d+)v\d+$/.exec(opts.sessionType ?? '');
-  if (m) return Number(m[1]);
+/**
+ * Players per team when the session says how many people play (`num_players`, both teams:
+ * half of it, rounded up), else null (unknown: moments are grouped by motion track and
+ * near-identical appearance only). The session type is not a bound: a `5v5` game has
+ * substitutes, so five per team would force different people into one player.
+ */
+export function teamSizeOf(opts: { numPlayers?: number }): number | null {
   if (opts.numPlayers && opts.numPlayers >= 2) return Math.ceil(opts.numPlayers / 2);
   return null;
 }

@@ -43,7 +43,7 @@ export const ZSessionOptions = z
     camera_setup: z.enum(['stationary', 'panning']).optional().describe('Fixed tripod or a camera that follows play.'),
     recording_setup: z.enum(['tripod', 'handheld', 'broadcast']).optional(),
     has_jerseys: strictJson(z.boolean()).optional().describe('Players wear numbered jerseys (default false).'),
-    num_players: strictJson(z.number().int().min(1).max(20)).optional(),
+    num_players: strictJson(z.number().int().min(1).max(20)).optional().describe('How many different people play in the video, both teams and substitutes included.'),
     recording_team_name: z.string().max(100).optional(),
     opponent_team_name: z.string().max(100).optional(),
   })
