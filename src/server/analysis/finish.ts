@@ -1,7 +1,7 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
-import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
+import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { placeShots, readCourt } from './court-lines';
@@ -65,7 +65,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
         (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
   );
   const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims) : [];
-  const target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike);
+  const persons = personObservations(features, path, medianR(shotLike));
+  const target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
@@ -86,7 +87,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       if (h === target || h.quality < 2) continue;
       if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
       const seen = rims.some((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
-      if (seen) goals.push(h);
+      if (seen && !belowHeadHeight(hoopPlausibility(h, shotLike, persons))) goals.push(h);
     }
   }
   const perGoal = goals.map((g, k) => {
@@ -334,7 +335,7 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: numbe
  * its net and backboard confirms and positions a hoop, finds it when nobody shoots, and lets
  * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
  */
-export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[]): HoopEstimate | null {
+export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
   let best: { h: HoopEstimate; score: number } | null = null;
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
@@ -345,6 +346,9 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (!near && h.quality < 0.95 && sup.n < 2) continue;
     const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
+    const pl = hoopPlausibility(cand, arcs, persons);
+    // a rim is 3.05 m up: a candidate the players under it reach above is no rim
+    if (belowHeadHeight(pl)) continue;
     if (!best || score > best.score) best = { h: cand, score };
   }
   for (const r of rims) {
@@ -358,6 +362,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
     const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score - 2 * sizeFit + inherited;
     if (best && score <= best.score) continue;
+    const pl = hoopPlausibility(r, arcs, persons);
+    if (belowHeadHeight(pl)) continue;
     best = {
       h: {
         x: r.x,
