@@ -3,7 +3,9 @@ import {
   backProject,
   cameraFromPose,
   COURTS,
+  courtVisible,
   fitCourt,
+  longestLine,
   MIN_COVERAGE,
   MIN_MATCHED_PX,
   modelPoints,
@@ -152,6 +154,30 @@ describe('court geometry', () => {
       expect(fit!.model.name).toBe(model.name);
       expect(floorError(truth, fit!.camera)).toBeLessThan(0.45);
     }
+  });
+
+  it('sees a court in frames with painted lines, none on a floor without lines or on a test pattern', () => {
+    const cams = [lookAtRim([10.5, 13, 7.8], 56), lookAtRim([9, -8.5, 1.8], 60)];
+    for (const cam of cams) {
+      expect(longestLine(renderCourt(cam), W, H)).toBeGreaterThan(0.3);
+      expect(courtVisible([{ rgb: renderCourt(cam) }], W, H)).toBe(true);
+      expect(courtVisible([{ rgb: renderCourt(cam, false) }], W, H)).toBe(false);
+    }
+    // colour bars with thin dark and light stripes: edges, but no thin light line a tenth of the width long
+    const bars = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const i = 3 * (y * W + x);
+        const k = Math.floor(x / 80);
+        bars[i] = k & 1 ? 230 : 40;
+        bars[i + 1] = k & 2 ? 220 : 30;
+        bars[i + 2] = k & 4 ? 210 : 60;
+        if (y % 24 === 0 && x % 80 < 40) bars.fill(250, i, i + 3); // dashes of 40 px
+      }
+    }
+    expect(longestLine(bars, W, H)).toBeLessThan(0.1);
+    expect(courtVisible([{ rgb: bars }, { rgb: bars }], W, H)).toBe(false);
+    expect(courtVisible([], W, H)).toBe(false);
   });
 
   it('finds no court on a floor without lines', () => {

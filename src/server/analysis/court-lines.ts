@@ -678,3 +678,71 @@ export function placeShots(
     a.shot_world = loc?.world ? [Math.round(loc.world[0] * 1e4) / 1e4, Math.round(loc.world[1] * 1e4) / 1e4] : null;
   });
 }
+
+/** A painted line: a thin ridge component at least this share of the frame width long (courts: 0.1–0.95 in most frames; test patterns, fractals: ≤ 0.03). */
+export const LONG_LINE_SHARE = 0.1;
+
+/**
+ * The longest thin light ridge (a painted line) in an RGB frame, as a share of the frame width:
+ * the extent of the longest connected component of `lineMask` pixels that is thin (at most
+ * 6 pixels per pixel of extent, i.e. a line or an arc, not a textured patch).
+ */
+export function longestLine(rgb: Uint8Array, width: number, height: number): number {
+  const mask = lineMask(rgb, width, height);
+  const seen = new Uint8Array(mask.length);
+  const stack = new Int32Array(mask.length);
+  let best = 0;
+  for (let s = 0; s < mask.length; s++) {
+    if (!mask[s] || seen[s]) continue;
+    let top = 0;
+    stack[top++] = s;
+    seen[s] = 1;
+    let n = 0;
+    let x0 = width;
+    let x1 = 0;
+    let y0 = height;
+    let y1 = 0;
+    while (top) {
+      const i = stack[--top];
+      n++;
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const j = yy * width + xx;
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1;
+            stack[top++] = j;
+          }
+        }
+      }
+    }
+    const extent = Math.max(x1 - x0, y1 - y0) + 1;
+    if (n <= 6 * extent) best = Math.max(best, extent / width);
+  }
+  return best;
+}
+
+/**
+ * Whether the sampled frames show a court: painted lines (a thin light ridge ≥ a tenth of the
+ * frame width long) in at least a quarter of up to 8 samples spread over the clip. Used only
+ * when no hoop was found, to tell `no_hoops` (a court without a hoop in view) from `no_court`
+ * (no basketball court at all). A driveway without painted lines has its hoop found, so it
+ * never comes here.
+ */
+export function courtVisible(samples: Array<{ rgb: Uint8Array }>, width: number, height: number): boolean {
+  if (!samples.length) return false;
+  const k = Math.min(8, samples.length);
+  const pick = Array.from({ length: k }, (_, i) => samples[Math.round(((i + 0.5) * samples.length) / k - 0.5)]);
+  let lined = 0;
+  for (const s of pick) if (longestLine(s.rgb, width, height) >= LONG_LINE_SHARE) lined++;
+  return lined >= Math.max(1, Math.ceil(0.25 * k));
+}

@@ -4,7 +4,7 @@ import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
-import { placeShots, readCourt } from './court-lines';
+import { courtVisible, placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -66,7 +66,12 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   );
   const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims) : [];
   const persons = personObservations(features, path, medianR(shotLike));
-  const target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
+  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
+  // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
+  // balls thrown about elsewhere end somewhere too
+  let lined: boolean | null = null;
+  const courtInView = () => (lined ??= courtVisible(input.samples, width, height));
+  if (target && !tracked.length && !rims.some((r) => rimAt(r, target!)) && !courtInView()) target = null;
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
@@ -86,7 +91,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     for (const h of hoopEstimates) {
       if (h === target || h.quality < 2) continue;
       if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
-      const seen = rims.some((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
+      const seen = rims.some((r) => rimAt(r, h));
       if (seen && !belowHeadHeight(hoopPlausibility(h, shotLike, persons))) goals.push(h);
     }
   }
@@ -123,7 +128,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const balls = ballRecords(arcs, path, fps, dims);
   const clusters = players.map((t) => clusterRecord(t, path, fps, dims));
   let outcome: AnalysisOutcome = 'ok';
-  if (!target) outcome = 'no_hoops';
+  // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
+  if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
   return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence) };
 }
@@ -185,6 +191,11 @@ function trackedGoals(
   const ys = out.map((o) => o.h.y).sort((a, b) => a - b);
   const midY = ys[ys.length >> 1];
   return out.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w).sort((a, b) => b.score - a.score);
+}
+
+/** A rim found by appearance at a hoop estimate (about the same place and size). */
+function rimAt(r: RimCandidate, h: HoopEstimate): boolean {
+  return Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w;
 }
 
 function actionTime(a: ActionRecord): number {
