@@ -3,7 +3,9 @@ import {
   backProject,
   cameraFromPose,
   COURTS,
+  courtVisible,
   fitCourt,
+  longestLine,
   MIN_COVERAGE,
   MIN_MATCHED_PX,
   modelPoints,
@@ -13,6 +15,7 @@ import {
   threePointDistance,
   locateShot,
   type CourtCamera,
+  type CourtModel,
   type CourtFit,
 } from './court-lines';
 import type { ShotDetection } from './shots';
@@ -32,8 +35,8 @@ function lookAtRim(pos: [number, number, number], fovDeg: number): CourtCamera {
   return cameraFromPose(pos, yaw, pitch, 0.01, focal, W / 2, H / 2);
 }
 
-/** A floor of light wood with the FIBA half-court lines painted on it as seen by `cam`, plus some light clutter. */
-function renderCourt(cam: CourtCamera, lines = true): Uint8Array {
+/** A floor of light wood with the half-court lines of `model` (FIBA by default) painted on it as seen by `cam`, plus some light clutter. */
+function renderCourt(cam: CourtCamera, lines = true, model: CourtModel = COURTS.fiba): Uint8Array {
   const rgb = new Uint8Array(W * H * 3);
   let seed = 7;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -50,7 +53,7 @@ function renderCourt(cam: CourtCamera, lines = true): Uint8Array {
     rgb.fill(c, 3 * (y * W + x), 3 * (y * W + x) + 3);
   };
   if (lines) {
-    const pts = modelPoints(COURTS.fiba, 0.01);
+    const pts = modelPoints(model, 0.01);
     for (let i = 0; i < pts.length; i += 2) {
       const q = project(cam, pts[i], pts[i + 1], 0);
       if (q.depth <= 0) continue;
@@ -136,6 +139,45 @@ describe('court geometry', () => {
     expect(fit!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
     expect(fit!.matchedPx).toBeGreaterThan(MIN_MATCHED_PX);
     expect(floorError(truth, fit!.camera)).toBeLessThan(maxErr);
+  });
+
+  it.each([
+    ['elevated', [10.5, 13, 7.8] as [number, number, number], 56],
+    ['corner, raised', [8, -10, 5] as [number, number, number], 60],
+    ['corner, low', [9, -8.5, 1.8] as [number, number, number], 60],
+  ])('tells NBA lines from FIBA lines (%s camera)', (_name, pos, fov) => {
+    const truth = lookAtRim(pos, fov);
+    const rim = rimOf(truth);
+    for (const model of [COURTS.fiba, COURTS.nba]) {
+      const fit = fitCourt(renderCourt(truth, true, model), W, H, { ...rim, w: rim.w * 1.15 });
+      expect(fit).not.toBeNull();
+      expect(fit!.model.name).toBe(model.name);
+      expect(floorError(truth, fit!.camera)).toBeLessThan(0.45);
+    }
+  });
+
+  it('sees a court in frames with painted lines, none on a floor without lines or on a test pattern', () => {
+    const cams = [lookAtRim([10.5, 13, 7.8], 56), lookAtRim([9, -8.5, 1.8], 60)];
+    for (const cam of cams) {
+      expect(longestLine(renderCourt(cam), W, H)).toBeGreaterThan(0.3);
+      expect(courtVisible([{ rgb: renderCourt(cam) }], W, H)).toBe(true);
+      expect(courtVisible([{ rgb: renderCourt(cam, false) }], W, H)).toBe(false);
+    }
+    // colour bars with thin dark and light stripes: edges, but no thin light line a tenth of the width long
+    const bars = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const i = 3 * (y * W + x);
+        const k = Math.floor(x / 80);
+        bars[i] = k & 1 ? 230 : 40;
+        bars[i + 1] = k & 2 ? 220 : 30;
+        bars[i + 2] = k & 4 ? 210 : 60;
+        if (y % 24 === 0 && x % 80 < 40) bars.fill(250, i, i + 3); // dashes of 40 px
+      }
+    }
+    expect(longestLine(bars, W, H)).toBeLessThan(0.1);
+    expect(courtVisible([{ rgb: bars }, { rgb: bars }], W, H)).toBe(false);
+    expect(courtVisible([], W, H)).toBe(false);
   });
 
   it('finds no court on a floor without lines', () => {

@@ -385,15 +385,18 @@ export function fitCourt(
     if (starts.some((p) => Math.abs(p.az - c.p.az) < 10 * deg && Math.abs(p.zc - c.p.zc) < 1 && Math.abs(p.fov - c.p.fov) < 11 * deg)) continue;
     starts.push(c.p);
   }
-  for (const start of starts) {
+  const models = [fiba, COURTS.nba].map((m) =>
+    m === fiba ? { m, pts, mid } : { m, pts: modelPoints(m, 0.1), mid: modelPoints(m, 0.18) },
+  );
+  const evalPose = (p: Pose, tol: number, set: (typeof models)[number]) => {
+    if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2) return -1e9;
+    const cam = cameraFor(p, t);
+    return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? set.mid : set.pts, dist, t, tol)) : -1e9;
+  };
+  const descend = (start: Pose, tols: number[], set: (typeof models)[number]): { p: Pose; s: number } => {
     let cur = { ...start };
-    const evalPose = (p: Pose, tol: number) => {
-      if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2) return -1e9;
-      const cam = cameraFor(p, t);
-      return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? mid : pts, dist, t, tol)) : -1e9;
-    };
-    for (const tol of [10 * scale, 6 * scale, 3.5 * scale]) {
-      let curS = evalPose(cur, tol);
+    for (const tol of tols) {
+      let curS = evalPose(cur, tol, set);
       for (let mult = tol > 8 * scale ? 2 : tol > 5 * scale ? 1 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
         let improved = true;
         let rounds = 0;
@@ -402,7 +405,7 @@ export function fitCourt(
           for (const [k, st] of steps) {
             for (const sgn of [1, -1]) {
               const cand = { ...cur, [k]: cur[k] + sgn * st * mult };
-              const s = evalPose(cand, tol);
+              const s = evalPose(cand, tol, set);
               if (s > curS) {
                 cur = cand;
                 curS = s;
@@ -413,21 +416,28 @@ export function fitCourt(
         }
       }
     }
-    const final = evalPose(cur, 3.5 * scale);
-    if (!best || final > best.s) best = { p: cur, s: final };
+    return { p: cur, s: evalPose(cur, 3.5 * scale, set) };
+  };
+  // the coarse search and the first fit use FIBA lines (the two courts share the lane, the
+  // baseline and the free-throw line, so the camera comes out about right for either)
+  for (const start of starts) {
+    const r = descend(start, [10 * scale, 6 * scale, 3.5 * scale], models[0]);
+    if (!best || r.s > best.s) best = r;
   }
   if (!best) return null;
-  const cam = cameraFor(best.p, t);
-  if (!cam) return null;
-  // FIBA or NBA lines: keep the one the painted lines follow better
+  // FIBA or NBA lines: refit the camera to the NBA lines from there and keep the line set the
+  // painted lines follow better (the 3-point arc is 0.49 m wider, the corners 0.11 m, the court
+  // 0.24 m wider); FIBA unless NBA scores clearly higher (a court without its arc in view ties)
+  const nbaFit = descend(best.p, [6 * scale, 3.5 * scale], models[1]);
   let model = fiba;
-  let sc = scoreCamera(cam, pts, dist, t, 3.5 * scale);
-  const nbaPts = modelPoints(COURTS.nba, 0.1);
-  const nba = scoreCamera(cam, nbaPts, dist, t, 3.5 * scale);
-  if (nba.hit > 1.15 * sc.hit) {
+  let pose = best.p;
+  if (nbaFit.s > best.s + Math.max(4 * scale, 0.04 * Math.abs(best.s))) {
     model = COURTS.nba;
-    sc = nba;
+    pose = nbaFit.p;
   }
+  const cam = cameraFor(pose, t);
+  if (!cam) return null;
+  const sc = scoreCamera(cam, model === fiba ? pts : models[1].pts, dist, t, 3.5 * scale);
   return { camera: cam, model, coverage: sc.seen ? sc.hit / sc.seen : 0, matchedPx: sc.hit };
 }
 
@@ -667,4 +677,72 @@ export function placeShots(
     a.points = s.made ? (ft ? 1 : isThree ? 3 : 2) : 0;
     a.shot_world = loc?.world ? [Math.round(loc.world[0] * 1e4) / 1e4, Math.round(loc.world[1] * 1e4) / 1e4] : null;
   });
+}
+
+/** A painted line: a thin ridge component at least this share of the frame width long (courts: 0.1–0.95 in most frames; test patterns, fractals: ≤ 0.03). */
+export const LONG_LINE_SHARE = 0.1;
+
+/**
+ * The longest thin light ridge (a painted line) in an RGB frame, as a share of the frame width:
+ * the extent of the longest connected component of `lineMask` pixels that is thin (at most
+ * 6 pixels per pixel of extent, i.e. a line or an arc, not a textured patch).
+ */
+export function longestLine(rgb: Uint8Array, width: number, height: number): number {
+  const mask = lineMask(rgb, width, height);
+  const seen = new Uint8Array(mask.length);
+  const stack = new Int32Array(mask.length);
+  let best = 0;
+  for (let s = 0; s < mask.length; s++) {
+    if (!mask[s] || seen[s]) continue;
+    let top = 0;
+    stack[top++] = s;
+    seen[s] = 1;
+    let n = 0;
+    let x0 = width;
+    let x1 = 0;
+    let y0 = height;
+    let y1 = 0;
+    while (top) {
+      const i = stack[--top];
+      n++;
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const j = yy * width + xx;
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1;
+            stack[top++] = j;
+          }
+        }
+      }
+    }
+    const extent = Math.max(x1 - x0, y1 - y0) + 1;
+    if (n <= 6 * extent) best = Math.max(best, extent / width);
+  }
+  return best;
+}
+
+/**
+ * Whether the sampled frames show a court: painted lines (a thin light ridge ≥ a tenth of the
+ * frame width long) in at least a quarter of up to 8 samples spread over the clip. Used only
+ * when no hoop was found, to tell `no_hoops` (a court without a hoop in view) from `no_court`
+ * (no basketball court at all). A driveway without painted lines has its hoop found, so it
+ * never comes here.
+ */
+export function courtVisible(samples: Array<{ rgb: Uint8Array }>, width: number, height: number): boolean {
+  if (!samples.length) return false;
+  const k = Math.min(8, samples.length);
+  const pick = Array.from({ length: k }, (_, i) => samples[Math.round(((i + 0.5) * samples.length) / k - 0.5)]);
+  let lined = 0;
+  for (const s of pick) if (longestLine(s.rgb, width, height) >= LONG_LINE_SHARE) lined++;
+  return lined >= Math.max(1, Math.ceil(0.25 * k));
 }

@@ -1,10 +1,10 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
-import { locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
+import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
-import { placeShots, readCourt } from './court-lines';
+import { courtVisible, placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -84,7 +84,13 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
         (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
   );
   const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims) : [];
-  const target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike);
+  const persons = personObservations(features, path, medianR(shotLike));
+  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
+  // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
+  // balls thrown about elsewhere end somewhere too
+  let lined: boolean | null = null;
+  const courtInView = () => (lined ??= courtVisible(input.samples, width, height));
+  if (target && !tracked.length && !rims.some((r) => rimAt(r, target!)) && !courtInView()) target = null;
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
@@ -104,8 +110,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     for (const h of hoopEstimates) {
       if (h === target || h.quality < 2) continue;
       if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
-      const seen = rims.some((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w);
-      if (seen) goals.push(h);
+      const seen = rims.some((r) => rimAt(r, h));
+      if (seen && !belowHeadHeight(hoopPlausibility(h, shotLike, persons))) goals.push(h);
     }
   }
   const perGoal = goals.map((g, k) => {
@@ -142,7 +148,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const balls = ballRecords(arcs, path, fps, dims);
   const clusters = players.map((t) => clusterRecord(t, path, fps, dims));
   let outcome: AnalysisOutcome = 'ok';
-  if (!target) outcome = 'no_hoops';
+  // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
+  if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
   return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence), moments };
 }
@@ -234,6 +241,11 @@ function trackedGoals(
   const ys = out.map((o) => o.h.y).sort((a, b) => a - b);
   const midY = ys[ys.length >> 1];
   return out.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w).sort((a, b) => b.score - a.score);
+}
+
+/** A rim found by appearance at a hoop estimate (about the same place and size). */
+function rimAt(r: RimCandidate, h: HoopEstimate): boolean {
+  return Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w;
 }
 
 function actionTime(a: ActionRecord): number {
@@ -384,7 +396,7 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: numbe
  * its net and backboard confirms and positions a hoop, finds it when nobody shoots, and lets
  * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
  */
-export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[]): HoopEstimate | null {
+export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
   let best: { h: HoopEstimate; score: number } | null = null;
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
@@ -395,6 +407,9 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (!near && h.quality < 0.95 && sup.n < 2) continue;
     const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
+    const pl = hoopPlausibility(cand, arcs, persons);
+    // a rim is 3.05 m up: a candidate the players under it reach above is no rim
+    if (belowHeadHeight(pl)) continue;
     if (!best || score > best.score) best = { h: cand, score };
   }
   for (const r of rims) {
@@ -408,6 +423,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
     const score = (sizeOk ? 0.6 * Math.min(5, sup.n) : -0.5) + 2.5 * r.score - 2 * sizeFit + inherited;
     if (best && score <= best.score) continue;
+    const pl = hoopPlausibility(r, arcs, persons);
+    if (belowHeadHeight(pl)) continue;
     best = {
       h: {
         x: r.x,

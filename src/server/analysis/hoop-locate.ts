@@ -136,3 +136,77 @@ export function mergeBackboardClusters(hoops: HoopEstimate[]): HoopEstimate[] {
   }
   return out;
 }
+
+/** A person sighting (stabilised pixels), as `players.ts#personObservations` gives them. */
+export interface PersonBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Physical plausibility measurements of a hoop candidate (see `hoopPlausibility`). */
+export interface HoopPlausibility {
+  /** Flights that come down onto the candidate from above it (counted in `rises`). */
+  flights: number;
+  /** Their apex heights above the rim, in rim widths, sorted ascending. */
+  rises: number[];
+  /** Person sightings standing under the candidate at about its depth (sized like a person next to a 0.45 m rim). */
+  persons: number;
+  /** How many of them reach above the rim level (a rim is 3.05 m up: above the heads of players under it). */
+  headsAbove: number;
+}
+
+/**
+ * Measures what a rim 3.05 m up implies for a hoop candidate (stabilised pixels, rim width `w`):
+ * - shots rise well above the rim before they come down into it, so the flights that end there
+ *   peak clearly above it (`rises`, in rim widths; a shot's apex is ≥ 1–2 m over the rim, i.e.
+ *   ≥ 2 rim widths, while bounce passes onto a line or a strip on the floor barely rise over
+ *   their end point);
+ * - players under a rim are shorter than it: a person at the rim's depth is about 4 rim widths
+ *   tall (1.9 m / 0.45 m) and stands with the head ~2 rim widths below the rim, so person
+ *   sightings of that size, under the candidate (feet below it), whose top reaches above it say
+ *   the candidate is at head height or lower — a strip on the floor or a wall at floor level.
+ */
+export function hoopPlausibility(
+  h: { x: number; y: number; w: number },
+  arcs: Arc[],
+  persons: PersonBox[][] = [],
+): HoopPlausibility {
+  const rises: number[] = [];
+  for (const a of arcs) {
+    const p = a.points;
+    const last = p[p.length - 1];
+    if (last.y < h.y - 1.5 * h.w || Math.abs(last.x - h.x) > 2 * h.w || Math.abs(last.y - h.y) > 2 * h.w) continue;
+    if (a.apexFrame >= last.frame) continue;
+    rises.push((h.y - a.apexY) / h.w);
+  }
+  rises.sort((a, b) => a - b);
+  let n = 0;
+  let above = 0;
+  for (const frame of persons) {
+    for (const o of frame) {
+      const ph = o.y1 - o.y0;
+      if (ph < 2.5 * h.w || ph > 7 * h.w) continue;
+      if (Math.abs((o.x0 + o.x1) / 2 - h.x) > 1.5 * h.w || o.y1 < h.y + 1.5 * h.w) continue;
+      n++;
+      if (o.y0 < h.y - 0.25 * h.w) above++;
+    }
+  }
+  return { flights: rises.length, rises, persons: n, headsAbove: above };
+}
+
+/** Least person sightings under a candidate for the head-height check to speak. */
+export const MIN_PERSONS_UNDER = 12;
+/** Share of them reaching above the candidate that marks it as no rim. */
+export const HEADS_ABOVE_SHARE = 0.3;
+
+/**
+ * A candidate at or below the heads of the players standing under it is no rim (a strip of
+ * padding or a line at floor level that bounce passes end on): ≥ 30 % of ≥ 12 person sightings
+ * of a rim-depth size under it reach above it. On the true rims of the benchmark clips the share
+ * is 0–5 %; on the false ones measured it was 50–90 %.
+ */
+export function belowHeadHeight(p: HoopPlausibility): boolean {
+  return p.persons >= MIN_PERSONS_UNDER && p.headsAbove >= HEADS_ABOVE_SHARE * p.persons;
+}

@@ -140,11 +140,29 @@ describe('synthetic clips (one case each)', () => {
     }
   });
 
-  it('no hoop: reported as no_hoops with no shots', () => {
+  it('no hoop, court in view: reported as no_hoops (not no_court) with no shots', () => {
     const { res } = results.get('no-hoop')!;
     expect(res.outcome).toBe('no_hoops');
     expect(shotsOf(res)).toHaveLength(0);
   });
+
+  it('no court: a video without a court or a hoop (a test pattern with a bouncing ball) is reported as no_court', async () => {
+    const { runFfmpeg } = await import('../media/ffmpeg');
+    const dir = join(tmpdir(), 'swish-analysis-it');
+    await mkdir(dir, { recursive: true });
+    const video = join(dir, 'no-court.mp4');
+    if (!existsSync(video)) {
+      // ffmpeg's moving test pattern with an orange ball thrown across it in parabolas
+      await runFfmpeg([
+        '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=10',
+        '-vf', "drawbox=x='mod(t*160,600)':y='300-abs(sin(t*2.2))*220':w=14:h=14:color=0xE06A20:t=fill",
+        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
+      ]);
+    }
+    const res = await analyseVideo(video, {});
+    expect(res.outcome).toBe('no_court');
+    expect(shotsOf(res)).toHaveLength(0);
+  }, 120_000);
 
   it('no shots: the hoop is found but no attempt is reported', () => {
     const { res } = results.get('no-shots')!;

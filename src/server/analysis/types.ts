@@ -147,7 +147,7 @@ export interface ClusterRecord {
   confidence: number;
 }
 
-/** Why a run produced no shots: `no_hoops` (no hoop found), `no_court` (reserved: no court/hoop geometry usable), `no_shots` (hoop found, no attempts). */
+/** Why a run produced no shots: `no_hoops` (no hoop found, a court is in view), `no_court` (no hoop and no court: no painted lines in view), `no_shots` (hoop found, no attempts). */
 export type AnalysisOutcome = 'ok' | 'no_hoops' | 'no_court' | 'no_shots';
 
 /** Everything one analysis run produces. */

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Arc } from './arcs';
+import { fitArc, type BallCandidate } from './ball-track';
+import { chooseTarget } from './finish';
+import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
+
+/** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
+function flight(id: number, f0: number, x0: number, y0: number, x1: number, y1: number, rise: number, n = 24, r = 5): Arc {
+  // y(t) = y0 + b t + c t², through y1 at t = n and with its apex `rise` above min(y0, y1)
+  const top = Math.min(y0, y1) - rise;
+  // solve for the apex time ta: y0 - c ta² = top, y1 = top + c (n - ta)²
+  const ta = n / (1 + Math.sqrt((y1 - top) / (y0 - top)));
+  const c = (y0 - top) / (ta * ta);
+  const b = -2 * c * ta;
+  const points: BallCandidate[] = [];
+  for (let t = 0; t <= n; t++) {
+    points.push({ frame: f0 + t, x: x0 + ((x1 - x0) * t) / n, y: y0 + b * t + c * t * t, r, score: 0.9, ballColour: 0.8 });
+  }
+  const fit = fitArc(points)!;
+  const apex = points.reduce((m, p) => (p.y < m.y ? p : m), points[0]);
+  // the thrower's hands before the flight: the track rises into it
+  const before: BallCandidate[] = [];
+  for (let t = 1; t <= 6; t++) before.unshift({ ...points[0], frame: f0 - t, y: y0 + 2 * t });
+  return { trackId: id, points, trackPoints: [...before, ...points], fit, r, gNorm: c / r, apexFrame: apex.frame, apexY: apex.y, score: 0.9 };
+}
+
+/** `n` frames of one person standing at x (box `h` tall, feet at `feet`). */
+function standing(x: number, feet: number, h: number, n: number): PersonBox[][] {
+  return Array.from({ length: n }, () => [{ x0: x - h / 8, y0: feet - h, x1: x + h / 8, y1: feet }]);
+}
+
+describe('hoop plausibility', () => {
+  it('measures how high the flights ending at a candidate rise over it', () => {
+    const arcs = [flight(1, 0, 100, 200, 300, 100, 60), flight(2, 100, 150, 210, 300, 100, 20)];
+    const p = hoopPlausibility({ x: 300, y: 100, w: 20 }, arcs);
+    expect(p.flights).toBe(2);
+    expect(p.rises[0]).toBeCloseTo(1, 1);
+    expect(p.rises[1]).toBeCloseTo(3, 1);
+  });
+
+  it('a candidate the players under it reach above is below head height; a rim above their heads is not', () => {
+    const w = 18;
+    // a person at the rim's depth is ~4 rim widths tall; under a real rim the head is ~2 widths below it
+    const rim = hoopPlausibility({ x: 300, y: 100, w }, [], standing(300, 100 + 6.3 * w, 4.2 * w, 40));
+    expect(rim.persons).toBe(40);
+    expect(rim.headsAbove).toBe(0);
+    expect(belowHeadHeight(rim)).toBe(false);
+    // a strip at floor level behind the players: their heads are above it
+    const strip = hoopPlausibility({ x: 300, y: 212, w }, [], [...standing(300, 212 + 2 * w, 4.2 * w, 30), ...standing(310, 212 + 6 * w, 4.2 * w, 10)]);
+    expect(strip.persons).toBe(40);
+    expect(strip.headsAbove).toBe(30);
+    expect(belowHeadHeight(strip)).toBe(true);
+    // people far bigger or smaller than a person at the candidate's depth (nearer the camera, or far behind) do not count
+    const other = hoopPlausibility({ x: 300, y: 212, w }, [], [...standing(300, 212 + 9 * w, 10 * w, 30), ...standing(300, 212 + 2 * w, 1.5 * w, 30)]);
+    expect(other.persons).toBe(0);
+    expect(belowHeadHeight(other)).toBe(false);
+    // too few sightings say nothing
+    expect(belowHeadHeight(hoopPlausibility({ x: 300, y: 212, w }, [], standing(300, 212 + 2 * w, 4.2 * w, 8)))).toBe(false);
+  });
+
+  it('chooses the rim above the players over a floor-level strip that more flights end on', () => {
+    // the false-hoop case: bounce passes end on a dark-red strip at floor level (more of them than the shots),
+    // the real rim is higher up and smaller flights reach it from well above
+    const w = 18;
+    const strip = { x: 292, y: 212 };
+    const rim = { x: 470, y: 85 };
+    const arcs: Arc[] = [];
+    let f = 0;
+    for (let k = 0; k < 9; k++) arcs.push(flight(k, (f += 60), 150 + 10 * k, 190, strip.x + (k % 3) - 1, strip.y - 3, 25 + 3 * k, 20, 4.5));
+    for (let k = 0; k < 4; k++) arcs.push(flight(20 + k, (f += 60), 200 + 20 * k, 170, rim.x + (k % 2), rim.y - 3, 45, 30, 4.6));
+    const persons = [...standing(strip.x, strip.y + 2 * w, 4.2 * w, 200), ...standing(rim.x, rim.y + 6.5 * w, 4.2 * w, 100)];
+    const fromArcs = locateHoopsFromArcs(arcs, { width: 640, height: 360 }, 10, (_f, y) => y);
+    // the strip gathers the most flight ends
+    expect(Math.abs(fromArcs[0].x - strip.x)).toBeLessThan(10);
+    expect(Math.abs(fromArcs[0].y - strip.y)).toBeLessThan(10);
+    // without the people the strip wins; with them the rim does
+    const blind = chooseTarget(fromArcs, [], arcs)!;
+    expect(Math.abs(blind.y - strip.y)).toBeLessThan(10);
+    const target = chooseTarget(fromArcs, [], arcs, persons)!;
+    expect(target).not.toBeNull();
+    expect(Math.abs(target.x - rim.x)).toBeLessThan(10);
+    expect(Math.abs(target.y - rim.y)).toBeLessThan(10);
+  });
+});
