@@ -193,3 +193,35 @@ describe('ball seen falling below the net (panning cameras)', () => {
     expect(shots[1].kind).toBe('rim_out');
   });
 });
+
+describe('shots seen only leaving the net', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const drop = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k <= 18; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x + 0.2 * k, y: RIM.y + 0.5 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
+  };
+
+  it('finds an attempt whose flight in was lost when the ball is seen falling out of the net, and calls it made', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    drop(per, 30);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(Math.abs(shots[0].rimFrame - 24)).toBeLessThanOrEqual(1);
+    expect(shots[0].made).toBe(true);
+  });
+
+  it('does not when the ball came up from below (a player lowering it) or right after a found shot', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 1; k <= 8; k++) per[30 - k].push({ frame: 30 - k, x: RIM.x, y: RIM.y + 0.5 * hoop.w + 4 * k, r: R, score: 0.8, ballColour: 0.7 });
+    drop(per, 30);
+    const a = analyse(per);
+    expect(detectShots(a.arcs, hoop, per, a.tracks, 30, 1)).toHaveLength(0);
+    const after = scene([shot(0, 100, 'bounce-out')], 90);
+    drop(after, 50);
+    const b = analyse(after);
+    const shots = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBeUndefined();
+  });
+});

@@ -23,6 +23,8 @@ export interface ShotDetection {
   confidence: number;
   /** Evidence used for the make decision, kept for debugging and tests. */
   evidence: MakeEvidence;
+  /** Found from the ball leaving the net alone (its flight in was not followed; see `droppedThroughShots`). */
+  droppedThrough?: boolean;
 }
 
 export type ShotKindGuess = 'swish' | 'rim_in' | 'bank_in' | 'rim_out' | 'bank_out' | 'air_ball' | 'unknown';
@@ -127,6 +129,51 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
       evidence: emptyEvidence(),
+    });
+  }
+  return out;
+}
+
+/**
+ * Shots whose flight was not followed at all (the ball lost against the stands or the board on the way in) but
+ * whose ball is seen leaving the net: a flight that starts falling just under the rim, inside its span, and drops
+ * through the space below the net (≥ {@link DROP_RUN_MADE} sightings 1.2–3.2 rim widths under the rim, falling
+ * at least as fast as a ball that left the rim 0.15 s before), with no rise from below just before it (a player
+ * lowering the ball after a rebound) and no shot found at this hoop in the 2 s before. Rim arrival is put 0.2 s
+ * before the first sighting, the release 1 s before that.
+ */
+function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScale: number, found: ShotDetection[]): ShotDetection[] {
+  const w = hoop.w;
+  const out: ShotDetection[] = [];
+  const sec = fps / timeScale;
+  const minSpeed = (0.12 * w * timeScale * 30) / fps;
+  for (const a of arcs) {
+    const p0 = a.points[0];
+    const dy0 = (p0.y - hoop.y) / w;
+    if (dy0 < 0.3 || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
+    if (a.points.some((q) => q.y < hoop.y)) continue;
+    const zone = a.points.filter((q) => q.y > hoop.y + 1.2 * w && q.y < hoop.y + 3.2 * w && Math.abs(q.x - hoop.x) < 0.8 * w);
+    if (zone.length < DROP_RUN_MADE) continue;
+    const z0 = zone[0];
+    const zl = zone[zone.length - 1];
+    if ((zl.y - z0.y) / Math.max(1, zl.frame - z0.frame) < minSpeed) continue;
+    if (a.trackPoints.some((q) => q.frame < p0.frame && q.frame >= p0.frame - 0.5 * sec && q.y > p0.y + 0.5 * w)) continue;
+    const rimFrame = Math.max(0, p0.frame - Math.round(0.2 * sec));
+    if (found.some((f) => f.rimFrame <= rimFrame + 0.5 * sec && f.rimFrame >= rimFrame - 2 * sec)) continue;
+    if (out.some((f) => Math.abs(f.rimFrame - rimFrame) < sec)) continue;
+    out.push({
+      arc: a,
+      releaseFrame: Math.max(0, rimFrame - Math.round(sec)),
+      rimFrame,
+      endFrame: rimFrame,
+      releaseX: hoop.x,
+      releaseY: hoop.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
+      evidence: emptyEvidence(),
+      droppedThrough: true,
     });
   }
   return out;
@@ -386,6 +433,7 @@ export function detectShots(
     });
   }
   shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
   const merged: ShotDetection[] = [];
@@ -561,9 +609,11 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
     return v.length < 4 ? NaN : v[Math.min(v.length - 1, Math.floor(0.75 * v.length))];
   };
-  const refAfter = upperQuartile(shots.map((s) => s.evidence.netAfter));
-  const refLate = upperQuartile(shots.map((s) => s.evidence.netLate));
-  for (const s of shots) {
+  // Shots found from the ball leaving the net were seen below it, not through it: they neither set nor take the veto.
+  const flights = shots.filter((s) => !s.droppedThrough);
+  const refAfter = upperQuartile(flights.map((s) => s.evidence.netAfter));
+  const refLate = upperQuartile(flights.map((s) => s.evidence.netLate));
+  for (const s of flights) {
     const ev = s.evidence;
     if (s.made !== true) continue;
     // With a crossing: the net after the ball left it. Without one (the ball lost at the rim): the net 0.5–1.2 s after rim arrival.
