@@ -158,7 +158,8 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
     const zl = zone[zone.length - 1];
     if ((zl.y - z0.y) / Math.max(1, zl.frame - z0.frame) < minSpeed) continue;
     if (a.trackPoints.some((q) => q.frame < p0.frame && q.frame >= p0.frame - 0.5 * sec && q.y > p0.y + 0.5 * w)) continue;
-    const rimFrame = Math.max(0, p0.frame - Math.round(0.2 * sec));
+    const rimFrame = p0.frame - Math.round(0.2 * sec);
+    if (rimFrame < Math.round(0.5 * sec)) continue;
     if (found.some((f) => f.rimFrame <= rimFrame + 0.5 * sec && f.rimFrame >= rimFrame - 2 * sec)) continue;
     if (out.some((f) => Math.abs(f.rimFrame - rimFrame) < sec)) continue;
     out.push({
