@@ -3,7 +3,7 @@ import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } f
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, netSwingVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
+import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { courtVisible, placeShots, readCourt } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -119,7 +119,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe).map((s) => ({ s, k }));
     const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     return detectShots(near, g, perFrame, tracks, fps, timeScale, probe)
-      .filter((s) => s.rimFrame >= span[0] && s.rimFrame <= span[1])
+      .filter((s) => s.rimFrame >= span[0] && s.rimFrame <= span[1] && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
       .map((s) => ({ s, k }));
   });
   const minGap = Math.round((1.2 / timeScale) * fps);
@@ -131,6 +131,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
   netSwingVeto(shots, fps, timeScale);
+  if (tracked.length) unseenDropVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
   const calm = tagged.map((t) => sceneCalm(t.s, features, goals[t.k], path, fps));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, netSwingVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, netSwingVeto, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -123,7 +123,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -152,5 +152,76 @@ describe('net swing veto', () => {
     const few = [0.3, 0.01, 0.3].map((a) => shotWith({ netAfter: a }));
     netSwingVeto(few, 30, 1);
     expect(few.every((s) => s.made === true)).toBe(true);
+  });
+});
+
+describe('ball seen falling below the net (panning cameras)', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const rimFrame = 2 + FLIGHT;
+  /** The shot's ball positions plus ball-like blobs that jitter in the net box on every frame (a panning camera's net edges). */
+  const withNetNoise = (after: 'through' | 'bounce-out' | 'beside') => {
+    const per = scene([shot(2, 100, after)], 80);
+    for (let f = 0; f < 80; f++) {
+      per[f].push({ frame: f, x: RIM.x - 5 + (f % 3) * 4, y: RIM.y + (0.4 + 0.15 * (f % 4)) * hoop.w, r: R, score: 0.7, ballColour: 0.3 });
+    }
+    return per;
+  };
+
+  it('counts the sightings of a ball dropping through the net, none for a rim-out or a ball beside the net', () => {
+    const through = dropBelowNet(withNetNoise('through'), hoop, rimFrame, rimFrame + 30);
+    expect(through).toBeGreaterThanOrEqual(DROP_RUN_MADE);
+    expect(dropBelowNet(withNetNoise('bounce-out'), hoop, rimFrame, rimFrame + 30)).toBe(0);
+    expect(dropBelowNet(withNetNoise('beside'), hoop, rimFrame, rimFrame + 30)).toBe(0);
+    // the net-box blobs alone, however many, never make a drop
+    const noise = withNetNoise('through').map((c) => c.filter((q) => q.y < RIM.y + hoop.w));
+    expect(dropBelowNet(noise, hoop, 0, 79)).toBe(0);
+  });
+
+  it('needs the sightings to fall: blobs standing still under the net do not count', () => {
+    const per: BallCandidate[][] = Array.from({ length: 30 }, (_, f) => [
+      { frame: f, x: RIM.x + (f % 2), y: RIM.y + 1.8 * hoop.w, r: R, score: 0.8, ballColour: 0.7 },
+    ]);
+    expect(dropBelowNet(per, hoop, 0, 29)).toBeLessThan(DROP_RUN_MADE);
+  });
+
+  it('calls missed a make whose ball was not seen below the net, keeps the others', () => {
+    const shotWith = (dropRun: number, made: boolean) =>
+      ({ made, madeConfidence: 0.8, kind: made ? 'swish' : 'rim_out', evidence: { contact: true, dwellFrames: 0, dropRun } }) as unknown as ShotDetection;
+    const shots = [shotWith(6, true), shotWith(1, true), shotWith(0, false), shotWith(DROP_RUN_MADE - 1, true)];
+    unseenDropVeto(shots, 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
+    expect(shots[1].kind).toBe('rim_out');
+  });
+});
+
+describe('shots seen only leaving the net', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const drop = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k <= 18; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x + 0.2 * k, y: RIM.y + 0.5 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
+  };
+
+  it('finds an attempt whose flight in was lost when the ball is seen falling out of the net, and calls it made', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    drop(per, 30);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(Math.abs(shots[0].rimFrame - 24)).toBeLessThanOrEqual(1);
+    expect(shots[0].made).toBe(true);
+  });
+
+  it('does not when the ball came up from below (a player lowering it) or right after a found shot', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 1; k <= 8; k++) per[30 - k].push({ frame: 30 - k, x: RIM.x, y: RIM.y + 0.5 * hoop.w + 4 * k, r: R, score: 0.8, ballColour: 0.7 });
+    drop(per, 30);
+    const a = analyse(per);
+    expect(detectShots(a.arcs, hoop, per, a.tracks, 30, 1)).toHaveLength(0);
+    const after = scene([shot(0, 100, 'bounce-out')], 90);
+    drop(after, 50);
+    const b = analyse(after);
+    const shots = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBeUndefined();
   });
 });

@@ -23,6 +23,8 @@ export interface ShotDetection {
   confidence: number;
   /** Evidence used for the make decision, kept for debugging and tests. */
   evidence: MakeEvidence;
+  /** Found from the ball leaving the net alone (its flight in was not followed; see `droppedThroughShots`). */
+  droppedThrough?: boolean;
 }
 
 export type ShotKindGuess = 'swish' | 'rim_in' | 'bank_in' | 'rim_out' | 'bank_out' | 'air_ball' | 'unknown';
@@ -58,6 +60,12 @@ export interface MakeEvidence {
   netAfter: number;
   /** Moving pixels in the net box 0.5–1.2 s after rim arrival, per box area and frame (NaN without motion data): the net's swing when no crossing was seen. */
   netLate: number;
+  /**
+   * Longest run of ball sightings falling below the net (1.2–3.2 rim widths under the rim, within 1.6 rim
+   * half-widths of its centre) in the second after rim arrival: a made ball leaves the net downwards and is seen
+   * falling under it; a rim-out rolls off sideways. Below the net there is no net to make false ball blobs.
+   */
+  dropRun: number;
 }
 
 /** Evidence of a shot whose outcome has not been measured yet. */
@@ -75,6 +83,7 @@ function emptyEvidence(): MakeEvidence {
     netMotion: 0,
     netAfter: NaN,
     netLate: NaN,
+    dropRun: 0,
   };
 }
 
@@ -120,6 +129,52 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       kind: 'unknown',
       confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
       evidence: emptyEvidence(),
+    });
+  }
+  return out;
+}
+
+/**
+ * Shots whose flight was not followed at all (the ball lost against the stands or the board on the way in) but
+ * whose ball is seen leaving the net: a flight that starts falling just under the rim, inside its span, and drops
+ * through the space below the net (≥ {@link DROP_RUN_MADE} sightings 1.2–3.2 rim widths under the rim, falling
+ * at least as fast as a ball that left the rim 0.15 s before), with no rise from below just before it (a player
+ * lowering the ball after a rebound) and no shot found at this hoop in the 2 s before. Rim arrival is put 0.2 s
+ * before the first sighting, the release 1 s before that.
+ */
+function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScale: number, found: ShotDetection[]): ShotDetection[] {
+  const w = hoop.w;
+  const out: ShotDetection[] = [];
+  const sec = fps / timeScale;
+  const minSpeed = (0.12 * w * timeScale * 30) / fps;
+  for (const a of arcs) {
+    const p0 = a.points[0];
+    const dy0 = (p0.y - hoop.y) / w;
+    if (dy0 < 0.3 || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
+    if (a.points.some((q) => q.y < hoop.y)) continue;
+    const zone = a.points.filter((q) => q.y > hoop.y + 1.2 * w && q.y < hoop.y + 3.2 * w && Math.abs(q.x - hoop.x) < 0.8 * w);
+    if (zone.length < DROP_RUN_MADE) continue;
+    const z0 = zone[0];
+    const zl = zone[zone.length - 1];
+    if ((zl.y - z0.y) / Math.max(1, zl.frame - z0.frame) < minSpeed) continue;
+    if (a.trackPoints.some((q) => q.frame < p0.frame && q.frame >= p0.frame - 0.5 * sec && q.y > p0.y + 0.5 * w)) continue;
+    const rimFrame = p0.frame - Math.round(0.2 * sec);
+    if (rimFrame < Math.round(0.5 * sec)) continue;
+    if (found.some((f) => f.rimFrame <= rimFrame + 0.5 * sec && f.rimFrame >= rimFrame - 2 * sec)) continue;
+    if (out.some((f) => Math.abs(f.rimFrame - rimFrame) < sec)) continue;
+    out.push({
+      arc: a,
+      releaseFrame: Math.max(0, rimFrame - Math.round(sec)),
+      rimFrame,
+      endFrame: rimFrame,
+      releaseX: hoop.x,
+      releaseY: hoop.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
+      evidence: emptyEvidence(),
+      droppedThrough: true,
     });
   }
   return out;
@@ -259,6 +314,60 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
 }
 
 /**
+ * Length of the longest run of ball sightings falling below the net between `f0` and `f1`: candidates of ball
+ * size and a fair score 1.2–3.2 rim widths under the rim and within 1.6 rim half-widths of its centre, each one
+ * lower than the one before, ≤ 3 frames apart, moving sideways by less than 0.6 rim widths per frame.
+ */
+export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1): number {
+  const w = hoop.w;
+  const pts: BallCandidate[] = [];
+  for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++) {
+    for (const q of candidates[f]) {
+      if (q.score < 0.4 || q.r < 0.5 * hoop.ballR || q.r > 1.8 * hoop.ballR) continue;
+      const dy = (q.y - hoop.y) / w;
+      if (dy < 1.2 || dy > 3.2 || Math.abs(q.x - hoop.x) > 0.8 * w) continue;
+      pts.push(q);
+    }
+  }
+  const run = new Array<number>(pts.length).fill(1);
+  let best = 0;
+  for (let i = 0; i < pts.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const df = pts[i].frame - pts[j].frame;
+      if (df <= 0 || df > 3) continue;
+      if (pts[i].y <= pts[j].y || Math.abs(pts[i].x - pts[j].x) > 0.6 * w * df * Math.max(1, timeScale)) continue;
+      run[i] = Math.max(run[i], run[j] + 1);
+    }
+    best = Math.max(best, run[i]);
+  }
+  return best;
+}
+
+/**
+ * Panning cameras: the least confidence (flight length × ball score) of a shot. The whole image moves, so short
+ * flights of ball-like blobs (net edges, heads, the board's corners) reach the hoop; true attempts are followed
+ * over longer flights (measured: false shots 0.24–0.55, true ones ≥ 0.86 but for one air ball at 0.20).
+ */
+export const PANNING_MIN_SHOT_CONFIDENCE = 0.6;
+
+/** Ball sightings falling below the net that a make shows (see {@link dropBelowNet}). */
+export const DROP_RUN_MADE = 4;
+
+/**
+ * Panning cameras: the whole image moves, so ball-like blobs appear in the net box on every shot and the net's
+ * own motion says nothing; a make is kept only when the ball was seen falling below the net (`dropRun`), where
+ * there is no net. A rim-out that rolls off sideways or an air ball dropping beside the net is called missed.
+ */
+export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+  for (const s of shots) {
+    if (s.made !== true || s.evidence.dropRun >= DROP_RUN_MADE) continue;
+    s.made = false;
+    s.madeConfidence = s.evidence.dropRun === 0 ? 0.65 : 0.55;
+    setKind(s, fps, timeScale);
+  }
+}
+
+/**
  * Finds shot attempts at a hoop: a free flight that rose above the rim level and comes down
  * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
  * rebounds, not shots. Attempts closer than the minimum spacing are merged.
@@ -325,6 +434,7 @@ export function detectShots(
     });
   }
   shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
   const merged: ShotDetection[] = [];
@@ -416,6 +526,7 @@ export function classifyMake(
     const f0 = Math.ceil(cross.frame) + 2;
     ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
   }
+  ev.dropRun = dropBelowNet(candidates, hoop, s.rimFrame, s.rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
@@ -435,8 +546,11 @@ export function classifyMake(
     const dxx = pl.x - p0.x;
     ev.exitSlope = Math.abs(dxx) / Math.max(1, Math.abs(dy));
     ev.dwellFrames = p0.frame - s.rimFrame;
-    const goesUp = e.apexY < p0.y - 0.6 * e.r || vy0 < -0.5 * e.r * timeScale;
     const inside = Math.abs(p0.x - hoop.x) < 0.6 * w;
+    // A flight that starts inside the net, under the rim, and never comes back up to the rim is falling through
+    // it, whatever a short fit's apex says (the net slows the ball, so the first points bend the parabola).
+    const inNet = inside && p0.y > hoop.y + 0.3 * w && e.apexY > hoop.y + 0.1 * w;
+    const goesUp = !inNet && (e.apexY < p0.y - 0.6 * e.r || vy0 < -0.5 * e.r * timeScale);
     if (goesUp) {
       ev.exit = 'up';
       made = false;
@@ -496,9 +610,11 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
     return v.length < 4 ? NaN : v[Math.min(v.length - 1, Math.floor(0.75 * v.length))];
   };
-  const refAfter = upperQuartile(shots.map((s) => s.evidence.netAfter));
-  const refLate = upperQuartile(shots.map((s) => s.evidence.netLate));
-  for (const s of shots) {
+  // Shots found from the ball leaving the net were seen below it, not through it: they neither set nor take the veto.
+  const flights = shots.filter((s) => !s.droppedThrough);
+  const refAfter = upperQuartile(flights.map((s) => s.evidence.netAfter));
+  const refLate = upperQuartile(flights.map((s) => s.evidence.netLate));
+  for (const s of flights) {
     const ev = s.evidence;
     if (s.made !== true) continue;
     // With a crossing: the net after the ball left it. Without one (the ball lost at the rim): the net 0.5–1.2 s after rim arrival.
