@@ -109,11 +109,16 @@ async function toApiDeliveries(db: DbOrTx, rows: DeliveryRow[]): Promise<ApiWebh
  * event and endpoint), so a retried fan-out returns the same deliveries. Returns those
  * still pending, for the caller to start one delivery run each.
  */
-export async function createEventDeliveries(db: DbOrTx, opts: { organizationId: string; eventId: string }): Promise<RequestedDelivery[]> {
+export async function createEventDeliveries(
+  db: DbOrTx,
+  opts: { organizationId: string; eventId: string },
+  idCount = MAX_ENDPOINTS_PER_ORGANIZATION,
+): Promise<RequestedDelivery[]> {
   // One statement (one round trip per event instead of four): the event, its subscribed
-  // endpoints, the deliveries made for them (ids from here, one per endpoint an organization
-  // can have), and the pending ones — those just made, or made by an earlier run of this step.
-  const ids = Array.from({ length: MAX_ENDPOINTS_PER_ORGANIZATION }, () => newId('webhookDelivery'));
+  // endpoints, the deliveries made for them (ids from here, by default one per endpoint an
+  // organization can have), and the pending ones — those just made, or made by an earlier
+  // statement (a retried step, or the first pass below).
+  const ids = Array.from({ length: idCount }, () => newId('webhookDelivery'));
   const rows = (await db.execute(sql`
     with ev as (
       select id, type from ${events} where id = ${opts.eventId} and organization_id = ${opts.organizationId}),
@@ -127,55 +132,21 @@ export async function createEventDeliveries(db: DbOrTx, opts: { organizationId: 
       from targets t, ev where t.n <= ${ids.length}
       on conflict (endpoint_id, event_id) where kind = 'event' do nothing
       returning id, endpoint_id)
-    select id, endpoint_id, false as overflow from made
+    select id, endpoint_id, null::int as targets from made
     union all
-    select d.id, d.endpoint_id, false from ${webhookDeliveries} d, ev
+    select d.id, d.endpoint_id, null from ${webhookDeliveries} d, ev
       where d.event_id = ev.id and d.kind = 'event' and d.status = 'pending'
     union all
-    select null, null, true where (select count(*) from targets) > ${ids.length}`)) as unknown as Array<{ id: string | null; endpoint_id: string | null; overflow: boolean }>;
-  // more subscribed endpoints than ids (the per-organization limit raced): the rest one by one
-  if (rows.some((r) => r.overflow)) return createEventDeliveriesSlowly(db, opts);
+    select null, null, count(*)::int from targets having count(*) > ${ids.length}`)) as unknown as Array<{
+    id: string | null;
+    endpoint_id: string | null;
+    targets: number | null;
+  }>;
+  // More subscribed endpoints than ids (endpoints made before a lower limit, or the limit
+  // raced): the first ones are made; once more with an id for each, which makes the rest.
+  const overflow = rows.find((r) => r.targets !== null);
+  if (overflow) return createEventDeliveries(db, opts, overflow.targets!);
   return rows.map((r) => ({ id: r.id!, endpointId: r.endpoint_id! }));
-}
-
-/** The same, a statement at a time, for any number of endpoints. */
-async function createEventDeliveriesSlowly(db: DbOrTx, opts: { organizationId: string; eventId: string }): Promise<RequestedDelivery[]> {
-  const [event] = await db
-    .select({ id: events.id, type: events.type })
-    .from(events)
-    .where(and(eq(events.id, opts.eventId), eq(events.organizationId, opts.organizationId)));
-  if (!event) return [];
-  const maxAttempts = retryScheduleSeconds().length;
-  const targets = await db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.organizationId, opts.organizationId),
-        ne(webhookEndpoints.status, 'disabled'),
-        sql`(${webhookEndpoints.enabledEvents} ? '*' or ${webhookEndpoints.enabledEvents} ? ${event.type})`,
-      ),
-    )
-    .orderBy(asc(webhookEndpoints.id));
-  if (targets.length === 0) return [];
-  await db
-    .insert(webhookDeliveries)
-    .values(
-      targets.map((t) => ({
-        id: newId('webhookDelivery'),
-        organizationId: opts.organizationId,
-        endpointId: t.id,
-        eventId: event.id,
-        eventType: event.type,
-        kind: 'event' as const,
-        maxAttempts,
-      })),
-    )
-    .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId], where: sql`kind = 'event'` });
-  return db
-    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.kind, 'event'), eq(webhookDeliveries.status, 'pending')));
 }
 
 /**

@@ -12,7 +12,9 @@ import { notifyWebhookDeliveryRequested } from '../../jobs/notify';
 import { listEvents, recordEvent, type ApiEvent, type EventType } from '../events/events';
 import { createSession } from '../sessions/create-session';
 import { createEventDeliveries, createRedelivery, createTestDelivery, deliveryRetentionDays, getWebhookDelivery, listWebhookDeliveries, purgeWebhookDeliveries, type ApiWebhookDelivery } from './deliveries';
+import { MAX_ENDPOINTS_PER_ORGANIZATION } from './config';
 import { createWebhookEndpoint, getWebhookEndpoint, rotateWebhookSecret } from './endpoints';
+import { newId } from '../ids';
 import { startLocalReceiver, type LocalReceiver, type ReceiverReply } from './local-receiver';
 import { until as pollUntil } from '../../../test/until';
 
@@ -302,6 +304,29 @@ describe('webhook delivery', () => {
       ['event', 'pending', 'session.failed', 3],
       ['event', 'pending', 'session.failed', 3],
     ]);
+  });
+
+  it('the fan-out also covers more endpoints than the per-organization limit (endpoints made before a lower limit)', async () => {
+    const { db, org } = await makeOrg({ grantCents: 100_000 });
+    const r = await receiver();
+    const first = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: r.url } });
+    const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, first.id));
+    const extra = Array.from({ length: MAX_ENDPOINTS_PER_ORGANIZATION + 2 }, () => ({ ...row, id: newId('webhookEndpoint') }));
+    await db.insert(webhookEndpoints).values(extra);
+    const created = await createSession(db, {
+      organizationId: org.id,
+      apiKeyId: null,
+      input: { source: { url: 'https://videos.example.com/game.mp4' }, duration_seconds: 60 },
+    });
+    const event = await recordEvent(db, { organizationId: org.id, type: 'session.processed', session: created.session });
+    const made = await createEventDeliveries(db, { organizationId: org.id, eventId: event.id });
+    const endpoints = [first.id, ...extra.map((e) => e.id)].sort();
+    expect(made.map((d) => d.endpointId).sort()).toEqual(endpoints);
+    expect(new Set(made.map((d) => d.id)).size).toBe(endpoints.length);
+    expect((await createEventDeliveries(db, { organizationId: org.id, eventId: event.id })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [...made].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id))).toHaveLength(endpoints.length);
   });
 
   it('checks the URL again at every attempt: an endpoint now on a private address is not called', async () => {
