@@ -26,13 +26,9 @@ export function runFfmpegWithProgress(
       ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal },
     );
-    if (opts.niceness && child.pid) {
-      try {
-        setPriority(child.pid, opts.niceness);
-      } catch {
-        // not permitted here: the encode runs at normal priority
-      }
-    }
+    // every thread: ffmpeg runs from the moment spawn returns and may have started threads
+    // already (not permitted here: the encode runs at normal priority)
+    if (opts.niceness && child.pid) setProcessNiceness(child.pid, opts.niceness);
     if (child.pid) opts.onSpawn?.(child.pid);
     let err = '';
     let pending = '';
@@ -68,20 +64,23 @@ export function runFfmpegWithProgress(
  * needs the right to (root or `RLIMIT_NICE`) — or when the process ended.
  */
 export function setProcessNiceness(pid: number, niceness: number): boolean {
-  let tids: number[];
+  const set = (tid: number) => {
+    try {
+      setPriority(tid, niceness);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // the main thread first: the threads it starts from then on inherit its niceness
+  let ok = set(pid);
+  let tids: number[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
-    tids = [pid];
+    // ended, or no /proc: the main thread is all there is to set
   }
-  let ok = true;
-  for (const tid of tids) {
-    try {
-      setPriority(tid, niceness);
-    } catch {
-      ok = false;
-    }
-  }
+  for (const tid of tids) if (tid !== pid) ok = set(tid) && ok;
   return ok;
 }
 
