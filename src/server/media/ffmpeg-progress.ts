@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { join } from 'node:path';
 import { ffmpegPath, MediaToolError } from './ffmpeg';
 
 /**
@@ -14,21 +15,21 @@ export function runFfmpegWithProgress(
     signal?: AbortSignal;
     durationSeconds?: number;
     onProgress?: (fraction: number) => void;
-    /** Scheduling priority of the process (`nice`, 0–19): background work yields the CPU to the stage it runs beside. */
+    /** How much lower than ours ffmpeg's scheduling priority is (`nice` steps, 1–19): background work yields the CPU to the stage it runs beside. */
     niceness?: number;
-    /** Called with the process id once ffmpeg started (e.g. to change its priority later with `setProcessNiceness`). */
+    /** Called with the process id once ffmpeg started (e.g. to change its priority later with `shiftProcessNiceness`). */
     onSpawn?: (pid: number) => void;
   } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      ffmpegPath(),
-      ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal },
-    );
-    // every thread: ffmpeg runs from the moment spawn returns and may have started threads
-    // already (not permitted here: the encode runs at normal priority)
-    if (opts.niceness && child.pid) setProcessNiceness(child.pid, opts.niceness);
+    const ffmpegArgs = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-nostats', '-progress', 'pipe:1', ...args];
+    // lowered from its start through `nice` (which then becomes ffmpeg: same pid), or, on a
+    // host without it, shifted right after the start
+    const launcher = opts.niceness ? findNiceLauncher() : null;
+    const child = launcher
+      ? spawn(launcher, ['-n', String(opts.niceness), ffmpegPath(), ...ffmpegArgs], { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal })
+      : spawn(ffmpegPath(), ffmpegArgs, { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal });
+    if (opts.niceness && !launcher && child.pid) shiftProcessNiceness(child.pid, opts.niceness);
     if (child.pid) opts.onSpawn?.(child.pid);
     let err = '';
     let pending = '';
@@ -59,29 +60,44 @@ export function runFfmpegWithProgress(
 }
 
 /**
- * Sets the `nice` of every thread of a running process (Linux priorities are per thread, and
- * x264's threads exist by now). Best effort: false when not permitted — lowering a niceness
- * needs the right to (root or `RLIMIT_NICE`) — or when the process ended.
+ * The coreutils `nice` launcher, when the host has one: a process started through it is
+ * lowered before it runs its first instruction, so every thread it starts is born lowered.
  */
-export function setProcessNiceness(pid: number, niceness: number): boolean {
-  const set = (tid: number) => {
+let niceLauncher: string | null | undefined;
+function findNiceLauncher(): string | null {
+  if (niceLauncher === undefined) {
+    const dirs = (process.env.PATH ?? '/usr/bin:/bin').split(':').filter(Boolean);
+    niceLauncher = dirs.map((d) => join(d, 'nice')).find((f) => existsSync(f)) ?? null;
+  }
+  return niceLauncher;
+}
+
+/**
+ * Shifts the `nice` of every thread of a running process by `delta` (positive: lower
+ * priority), keeping the threads' differences: x264 lowers its lookahead and worker threads
+ * by 10 below the thread that starts them, and that stays so (capped at 19). Linux
+ * priorities are per thread. The main thread goes first, so threads it starts from then on
+ * inherit the new value; when it cannot be changed — raising a priority needs the right to
+ * (root or `RLIMIT_NICE`), or the process ended — nothing is and the result is false.
+ */
+export function shiftProcessNiceness(pid: number, delta: number): boolean {
+  const shift = (tid: number) => {
     try {
-      setPriority(tid, niceness);
+      setPriority(tid, Math.max(-20, Math.min(19, getPriority(tid) + delta)));
       return true;
     } catch {
       return false;
     }
   };
-  // the main thread first: the threads it starts from then on inherit its niceness
-  let ok = set(pid);
+  if (!shift(pid)) return false;
   let tids: number[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
-    // ended, or no /proc: the main thread is all there is to set
+    // ended, or no /proc: the main thread is all there is
   }
-  for (const tid of tids) if (tid !== pid) ok = set(tid) && ok;
-  return ok;
+  for (const tid of tids) if (tid !== pid) shift(tid);
+  return true;
 }
 
 /** Even number at or below `n` (H.264 with yuv420p needs even dimensions). */

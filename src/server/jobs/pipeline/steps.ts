@@ -11,7 +11,7 @@ import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
 import { endStage, loadSession, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
-import { setProcessNiceness } from '../../media/ffmpeg-progress';
+import { shiftProcessNiceness } from '../../media/ffmpeg-progress';
 import { renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
@@ -164,14 +164,19 @@ export async function localSource(sessionId: string, originalKey: string): Promi
   return materialise(originalKey, join(dir, `original${extname(originalKey)}`));
 }
 
-/** `nice` of the session renditions' encoder while the analysis runs: the analysis keeps the CPU it needs. */
-export const RENDITIONS_NICENESS = 10;
+/**
+ * How many `nice` steps below normal the session renditions' encoder runs while the analysis
+ * runs: the analysis keeps the CPU it needs. 9, so that x264's helper threads, which lower
+ * themselves 10 below the encoder, land on 19 exactly (not capped) and come back to their
+ * own 10 when the encoder is shifted back.
+ */
+export const RENDITIONS_NICENESS = 9;
 
 /**
  * The session renditions, made while the analysis runs (they do not depend on it). While the
- * analysis runs the encoder is niced (`RENDITIONS_NICENESS`), so it takes the share of the
- * cores the analyser leaves idle; once the analysis has ended (its time is in
- * `sessions.timings`) it goes back to normal priority, so that on a busy host it is not left
+ * analysis runs the encoder is niced (`RENDITIONS_NICENESS` steps, from its start), so it
+ * takes the share of the cores the analyser leaves idle; once the analysis has ended (its
+ * time is in `sessions.timings`) every thread of it is shifted back to normal priority, so that on a busy host it is not left
  * behind every other process while the session waits for it (best effort: lowering a
  * niceness needs the right to). It leaves the session's progress and liveness to the stage
  * it runs beside. It stops — returning null — when the session is no longer processing (the
@@ -191,7 +196,7 @@ export async function renderRenditionsBesideAnalysis(db: Database, sessionId: st
     void loadSession(db, sessionId).then(
       (row) => {
         if (row?.status !== 'processing') ended.abort(new Error('the session is no longer processing'));
-        else if (niced && analysed(row) && encoder !== undefined) niced = !setProcessNiceness(encoder, 0);
+        else if (niced && analysed(row) && encoder !== undefined) niced = !shiftProcessNiceness(encoder, -RENDITIONS_NICENESS);
       },
       () => {},
     );
