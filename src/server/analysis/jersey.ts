@@ -306,13 +306,18 @@ export async function fetchFrames(
   const bytes = geo.width * geo.height * 3;
   const one = async (run: number[]) => {
     const first = run[0];
-    const count = run[run.length - 1] - first + 1;
-    const want = new Set(run);
-    const t = Math.max(0, (first + 0.25) / geo.fps);
+    // Frame i starts at i / fps (from the file's start, which -ss counts from): seeking half a
+    // frame before it makes it the first frame out.
+    const t = Math.max(0, (first - 0.5) / geo.fps);
+    // Only the wanted frames of the run are scaled, converted and piped (`select` on the frame
+    // number from the seek point; passthrough sync so that nothing fills the gaps): a run
+    // spans up to PLAY_RUN_S seconds between a pass and a release but wants a few frames.
+    const select = run.map((i) => `eq(n,${i - first})`).join('+');
     const args = [
       '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
-      '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
-      '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
+      '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn',
+      '-vf', `select='${select}',scale=${geo.width}:${geo.height}:flags=area`,
+      '-vsync', '0', '-frames:v', String(run.length),
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
     ];
     const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -324,8 +329,9 @@ export async function fetchFrames(
     signal?.addEventListener('abort', onAbort, { once: true });
     let k = 0;
     try {
+      // The k-th frame out is the k-th wanted one (a run cut short by the end of the file loses its last ones).
       for await (const frame of rawFrames(child.stdout, bytes)) {
-        if (want.has(first + k)) out.set(first + k, frame);
+        if (k < run.length) out.set(run[k], frame);
         k++;
       }
     } catch {
