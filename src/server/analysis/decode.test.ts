@@ -40,7 +40,7 @@ describe('decode chains', () => {
     expect(decodeThreads({ width: 1920, height: 1080 })).toBe(2);
     expect(decodeThreads({ width: 2160, height: 3840 })).toBe(2);
     expect(chooseGeometry({ width: 1920, height: 1080, fps: 60 }, { format: 'yuv420p' })).toEqual({
-      width: 640, height: 360, fps: 30, format: 'yuv420p', threads: 2,
+      width: 640, height: 360, fps: 30, format: 'yuv420p', threads: 2, sourcePixels: 1920 * 1080,
     });
   });
 

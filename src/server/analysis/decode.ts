@@ -14,6 +14,8 @@ export interface DecodeGeometry {
   threads?: number;
   /** Decode without H.264/HEVC deblocking (see {@link defaultSkipLoopFilter}); off when absent. */
   skipLoopFilter?: boolean;
+  /** Pixels of one source frame (width × height before scaling), when known: bounds the decoders one re-decode process keeps open. */
+  sourcePixels?: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export function chooseGeometry(
     fps,
     format: opts.format ?? defaultFrameFormat(),
     threads: decodeThreads(src),
+    sourcePixels: src.width * src.height,
     ...(defaultSkipLoopFilter() ? { skipLoopFilter: true } : {}),
   };
 }

@@ -460,6 +460,26 @@ export function looksLikeFreeThrow(
   return sceneCalm(s, features, hoop, path, fps) < FREE_THROW_CALM;
 }
 
+/** Per-frame moving-pixel totals of a clip and their median, computed once per features array (every shot asks). */
+const motionTotalsCache = new WeakMap<FrameFeatures[], { total: Float64Array; median: number }>();
+
+function motionTotals(features: FrameFeatures[]): { total: Float64Array; median: number } {
+  let hit = motionTotalsCache.get(features);
+  if (!hit) {
+    const total = new Float64Array(features.length);
+    for (let f = 0; f < features.length; f++) {
+      const m = features[f].motion;
+      let s = 0;
+      for (let k = 0; k < m.length; k++) s += m[k];
+      total[f] = s;
+    }
+    const sorted = total.slice().sort();
+    hit = { total, median: sorted[sorted.length >> 1] ?? 0 };
+    motionTotalsCache.set(features, hit);
+  }
+  return hit;
+}
+
 /**
  * Moving pixels away from the shooter in the second before the release, relative to the
  * clip's median per frame (Infinity when it cannot be measured).
@@ -471,9 +491,7 @@ export function sceneCalm(
   path: CameraPath,
   fps: number,
 ): number {
-  const total = features.map((f) => f.motion.reduce((a, v) => a + v, 0));
-  const sorted = [...total].sort((a, b) => a - b);
-  const median = sorted[sorted.length >> 1] ?? 0;
+  const { total, median } = motionTotals(features);
   if (median <= 0) return Infinity;
   const f0 = Math.max(0, s.releaseFrame - Math.round(1.2 * fps));
   const f1 = Math.max(0, s.releaseFrame - Math.round(0.15 * fps));

@@ -46,6 +46,7 @@ export async function analyseVideo(
         durationSeconds: probe.durationSeconds,
         options: opts,
         videoPath: path,
+        sourcePixels: probe.width * probe.height,
       },
     });
     onProgress?.(1);

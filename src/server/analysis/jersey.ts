@@ -283,10 +283,12 @@ export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15)
 
 /**
  * Decodes the frames at the given indices (analysis geometry, scaled as the main decode scales
- * them), with at most two ffmpeg processes at a time. Indices less than a second apart share one
- * seek and are decoded as a run. Each seek decodes from the previous key frame, so a run costs a
- * fraction of a second on long-GOP files: this is for a few moments per shot, not for scanning.
- * Frames that cannot be decoded are left out.
+ * them), with at most two ffmpeg processes at a time. Indices less than `joinSeconds` apart
+ * share one seek and are decoded as a run. Each seek decodes from the previous key frame, so a
+ * run costs a fraction of a second on long-GOP files: this is for a few moments per shot, not
+ * for scanning. Several runs go to one ffmpeg process (one input per run, each seeked on its
+ * own, concatenated): starting ffmpeg, and forking it from a large analysis process, cost about
+ * as much as a run's decoding. Frames that cannot be decoded are left out.
  */
 export async function fetchFrames(
   path: string,
@@ -303,44 +305,97 @@ export async function fetchFrames(
     if (last && i - last[last.length - 1] < joinSeconds * geo.fps) last.push(i);
     else runs.push([i]);
   }
-  const bytes = geo.width * geo.height * 3;
-  const one = async (run: number[]) => {
-    const first = run[0];
-    const count = run[run.length - 1] - first + 1;
-    const want = new Set(run);
-    const t = Math.max(0, (first + 0.25) / geo.fps);
-    const args = [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
-      '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-i', path, '-an', '-sn', '-frames:v', String(count),
-      '-vf', `scale=${geo.width}:${geo.height}:flags=area`,
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
-    ];
-    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    const closed = new Promise<void>((resolve) => {
-      child.on('error', () => resolve());
-      child.on('close', () => resolve());
-    });
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let k = 0;
-    try {
-      for await (const frame of rawFrames(child.stdout, bytes)) {
-        if (want.has(first + k)) out.set(first + k, frame);
-        k++;
-      }
-    } catch {
-      // killed or failed: the frames that could not be decoded are left out
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-    await closed;
-  };
+  const perProcess = runsPerProcess(geo.sourcePixels ?? 1280 * 720);
+  const groups: number[][][] = [];
+  for (let k = 0; k < runs.length; k += perProcess) groups.push(runs.slice(k, k + perProcess));
   let next = 0;
   const lane = async () => {
-    while (next < runs.length && !signal?.aborted) await one(runs[next++]);
+    while (next < groups.length && !signal?.aborted) {
+      const group = groups[next++];
+      const missing = await decodeRuns(path, geo, group, out, signal);
+      // A process that failed part-way (a seek past the end, a broken input) loses the runs after
+      // the failure: those are decoded again one by one.
+      if (group.length > 1 && missing.length && !signal?.aborted) {
+        for (const run of missing) await decodeRuns(path, geo, [run], out, signal);
+      }
+    }
   };
   await Promise.all([lane(), lane()]);
   return out;
+}
+
+/**
+ * Runs decoded by one ffmpeg process: each input keeps a decoder (its reference frames) open
+ * until the process ends, so the count is bounded by the source size (~5 at 720p, 1 at 4K).
+ */
+export function runsPerProcess(sourcePixels: number): number {
+  return Math.max(1, Math.min(6, Math.floor((5 * 1280 * 720) / Math.max(1, sourcePixels))));
+}
+
+/**
+ * Decodes `runs` (sorted, disjoint) in one ffmpeg process into `out`; returns the runs of which
+ * no frame arrived (all of them when the process failed before its first frame).
+ */
+async function decodeRuns(
+  path: string,
+  geo: DecodeGeometry,
+  runs: number[][],
+  out: Map<number, Uint8Array>,
+  signal?: AbortSignal,
+): Promise<number[][]> {
+  const bytes = geo.width * geo.height * 3;
+  const inputs: string[] = [];
+  const branches: string[] = [];
+  runs.forEach((run, k) => {
+    const first = run[0];
+    const last = run[run.length - 1];
+    // Frame i starts at i / fps (from the file's start, which -ss counts from): seeking half a
+    // frame before it makes it the first frame of the input, and the input ends half a frame
+    // after the run's last frame.
+    const t = Math.max(0, (first - 0.5) / geo.fps);
+    const d = (last + 0.5) / geo.fps - t;
+    inputs.push('-threads', '1', '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-t', d.toFixed(4), '-i', path);
+    // Only the wanted frames of the run are scaled, converted and piped (`select` on the frame
+    // number from the seek point): a run spans up to PLAY_RUN_S seconds between a pass and a
+    // release but wants a few frames.
+    const select = run.map((i) => `eq(n,${i - first})`).join('+');
+    branches.push(`[${k}:v]select='${select}',scale=${geo.width}:${geo.height}:flags=area[s${k}]`);
+  });
+  const graph =
+    runs.length === 1
+      ? branches[0].replace(/\[s0\]$/, '[out]')
+      : `${branches.join(';')};${runs.map((_, k) => `[s${k}]`).join('')}concat=n=${runs.length}:v=1:a=0[out]`;
+  const total = runs.reduce((a, r) => a + r.length, 0);
+  const args = [
+    '-hide_banner', '-loglevel', 'error', '-nostdin', ...inputs,
+    '-filter_complex', graph, '-map', '[out]',
+    // Passthrough sync: nothing fills the gaps between the selected frames.
+    '-vsync', '0', '-frames:v', String(total),
+    '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+  ];
+  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const closed = new Promise<void>((resolve) => {
+    child.on('error', () => resolve());
+    child.on('close', () => resolve());
+  });
+  const onAbort = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // The frames come in run order, each run's wanted frames in order. Only a run reaching the end
+  // of the file can come out short, and the runs after it (later still) then have no frames.
+  const order = runs.flat();
+  let k = 0;
+  try {
+    for await (const frame of rawFrames(child.stdout, bytes)) {
+      if (k < order.length) out.set(order[k], frame);
+      k++;
+    }
+  } catch {
+    // killed or failed: the frames that could not be decoded are left out
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  await closed;
+  return runs.filter((run) => !run.some((i) => out.has(i)));
 }
 
 /** What the team step needs of the finished analysis (records as written to the artifacts). */
@@ -359,6 +414,9 @@ export interface ShooterTeam {
   sample: JerseySample | null;
   team: 0 | 1 | null;
 }
+
+/** Shots whose release and pass frames are decoded in one request (see {@link attributeTeams}). */
+export const SHOTS_PER_FETCH = 5;
 
 /**
  * Names the shooter's team from the jersey under the ball at release (see {@link sampleShooter})
@@ -380,15 +438,25 @@ export async function attributeTeams(
   const decisions: ShooterTeam[] = [];
   const held: Array<{ pass: HeldBall | null }> = [];
   const moments = players.moments && shots.length && players.moments.length === shots.length ? players.moments : null;
-  for (const [i, s] of shots.entries()) {
+  const plans = shots.map((s, i) => {
     const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
     const cands = r ? releaseCandidates(out.balls, s, geo) : [];
     const m = moments?.[i];
     const passFrom = (p: BallMoment) => Math.hypot(p.x - s.shot_image[0] * geo.width, p.y - s.shot_image[1] * geo.height) >= 6 * p.r;
     const extra = m ? m.pass.filter(passFrom) : [];
-    // One shot's frames at a time: a long game's frames are never held together.
-    const want = [...cands.map((c) => c.frame), ...extra.map((p) => p.frame)];
-    const frames = want.length ? await getFrames(want) : new Map<number, Uint8Array>();
+    return { r, cands, m, passFrom, want: [...cands.map((c) => c.frame), ...extra.map((p) => p.frame)] };
+  });
+  // The frames of SHOTS_PER_FETCH shots at a time (one decode request: fewer ffmpeg starts), so a
+  // long game's frames are never held together.
+  let frames = new Map<number, Uint8Array>();
+  let fetchedTo = 0;
+  for (const [i, s] of shots.entries()) {
+    if (i >= fetchedTo) {
+      fetchedTo = Math.min(shots.length, i + SHOTS_PER_FETCH);
+      const want = plans.slice(i, fetchedTo).flatMap((p) => p.want);
+      frames = want.length ? await getFrames(want) : new Map<number, Uint8Array>();
+    }
+    const { r, cands, m, passFrom } = plans[i];
     let sample: JerseySample | null = null;
     for (const c of cands) {
       const f = frames.get(c.frame);

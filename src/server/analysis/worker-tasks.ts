@@ -5,9 +5,11 @@ import { attributeTeamsFromVideo } from './jersey';
 
 /**
  * Input of the finish task: the features as objects, or packed (as the frame tasks return them).
- * With `videoPath`, the shooters' teams are then read from the frames at release (`jersey.ts`).
+ * With `videoPath`, the shooters' teams are then read from the frames at release (`jersey.ts`);
+ * `sourcePixels` (the source frame's width × height) bounds that re-decode's memory.
  */
-export type FinishTaskInput = Omit<FinishInput, 'features'> & ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string };
+export type FinishTaskInput = Omit<FinishInput, 'features'> &
+  ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number };
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
@@ -25,10 +27,10 @@ export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 /** Runs a non-frame task inside the worker. */
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
   if (task.kind === 'finish') {
-    const { videoPath, ...input } = task.input;
+    const { videoPath, sourcePixels, ...input } = task.input;
     const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackFeatures(input.packed) }) : finishAnalysis(input);
     if (!videoPath) return out;
-    const geo = { width: input.width, height: input.height, fps: input.fps };
+    const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels };
     return attributeTeamsFromVideo(out, { path: videoPath, samples: input.samples, options: input.options }, geo).then(() => out);
   }
   if (task.kind === 'rims') return rimCandidates({ rgb: task.rgb, width: task.width, height: task.height });
