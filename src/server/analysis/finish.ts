@@ -2,9 +2,9 @@ import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidat
 import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
-import { anchorPath, persistentRims, trackRims, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
+import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
-import { courtVisible, placeShots, readCourt } from './court-lines';
+import { courtVisible, placeShots, readCourt, RIM_HEIGHT_M, type CourtFit } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -91,6 +91,19 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   let lined: boolean | null = null;
   const courtInView = () => (lined ??= courtVisible(input.samples, width, height));
   if (target && !tracked.length && !rims.some((r) => rimAt(r, target!)) && !courtInView()) target = null;
+  const fixedSamples = input.samples.filter((smp) => smp.index < features.length);
+  let court: CourtFit | null | undefined;
+  if (target && !tracked.length) {
+    // a rim placed on its net is kept only when the court seen from it puts the camera behind the board (see placeOnNet)
+    const placed = placeOnNet(target, fixedSamples, path, dims);
+    if (placed !== target) {
+      const fit = readCourt(fixedSamples, path, placed, width, height);
+      if (fit && fit.camera.pos[0] < BOARD_X_M) {
+        target = placed;
+        court = fit;
+      }
+    }
+  }
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
@@ -130,7 +143,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   }
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
-  netSwingVeto(shots, fps, timeScale);
+  if (court === undefined) court = target ? readCourt(fixedSamples, path, target, width, height) : null;
+  netSwingVeto(shots, fps, timeScale, { lookingDown: !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1 });
   if (tracked.length) unseenDropVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
@@ -141,7 +155,6 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
   assignTeams(players, { solo });
-  const court = target ? readCourt(input.samples.filter((smp) => smp.index < features.length), path, target, width, height) : null;
   placeShots(shotActions, shots, court, calm, fps, timeScale);
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);
@@ -243,6 +256,58 @@ function trackedGoals(
   const midY = ys[ys.length >> 1];
   return out.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w).sort((a, b) => b.score - a.score);
 }
+
+/**
+ * Places a fixed camera's target rim on its net (`hoop-appearance.ts#netTop`) when the rim runs
+ * found do not span it: from the baseline, behind the board, the board's coloured lower edge hides
+ * most of the rim or merges with it, so the rim pieces found are a fragment of the rim or lie on the
+ * edge beside it, while the net hanging under the rim is in full view and as wide as the rim. The
+ * net is searched on up to 5 sampled frames around the rim expected from the ball size; it must be
+ * found (box-edge score ≥ {@link NET_TOP_MIN_SCORE}) on most of them at one place, 0.75–1.7 times
+ * the rim width the ball size gives (the flights' ball is smaller than at the rim in these views:
+ * the shooters stand farther from the camera than the hoop). The rim is then moved onto the net's
+ * top edge (its centre {@link RIM_ABOVE_NET_TOP} rim widths above it) when the found rim is off its
+ * centre by more than a quarter of its width, or narrower or wider by more than a quarter;
+ * otherwise it stays as found. The caller keeps the move only when the court read from the moved
+ * rim puts the camera behind the board: in other views (behind the shooter, corner) a net's top
+ * edge is not the rim's centre line, and the rules measured there keep the rim as found.
+ */
+export function placeOnNet(
+  h: HoopEstimate,
+  samples: Array<{ index: number; rgb: Uint8Array }>,
+  path: CameraPath,
+  dims: { width: number; height: number },
+): HoopEstimate {
+  const wBall = 2 * RIM_OVER_BALL * h.ballR;
+  const wExp = Math.max(h.w, wBall);
+  const pick = samples.length <= 5 ? samples : [0, 1, 2, 3, 4].map((k) => samples[Math.round((k * (samples.length - 1)) / 4)]);
+  const found: NetTop[] = [];
+  for (const smp of pick) {
+    const ox = path.ox[smp.index] ?? 0;
+    const oy = path.oy[smp.index] ?? 0;
+    const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { x: h.x + ox, y: h.y + oy, w: wExp });
+    if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, x: n.x - ox, y: n.y - oy });
+  }
+  const med = (k: 'x' | 'y' | 'w') => found.map((n) => n[k]).sort((a, b) => a - b)[found.length >> 1];
+  if (found.length < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
+  const nx = med('x');
+  const ny = med('y');
+  const nw = med('w');
+  const agree = found.filter((n) => Math.abs(n.x - nx) < 0.15 * nw && Math.abs(n.y - ny) < 0.15 * nw).length;
+  if (agree < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
+  if (nw < 0.75 * wBall || nw > 1.7 * wBall) return h;
+  const ry = ny - RIM_ABOVE_NET_TOP * nw;
+  const off = Math.abs(h.x - nx) > 0.25 * nw || Math.abs(Math.log(h.w / nw)) > Math.log(1.25) || Math.abs(h.y - ry) > 0.35 * nw;
+  if (!off) return h;
+  return { ...h, x: nx, y: ry, w: nw };
+}
+
+/** Least box-edge score of a net under a rim (`netTop`): true nets score 0.72–0.77 on the baseline views measured, the rest ≤ 0.5. */
+export const NET_TOP_MIN_SCORE = 0.6;
+/** Court x (metres from the basket towards centre court) of the backboard's face: a camera at a smaller x is behind the board. */
+const BOARD_X_M = -0.375;
+/** The rim's centre above its net's top edge, in rim widths (baseline views from behind the board: 0.13–0.22). */
+export const RIM_ABOVE_NET_TOP = 0.17;
 
 /** A rim found by appearance at a hoop estimate (about the same place and size). */
 function rimAt(r: RimCandidate, h: HoopEstimate): boolean {

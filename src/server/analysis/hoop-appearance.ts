@@ -40,7 +40,7 @@ interface LightTable {
   height: number;
 }
 
-function lightTable(f: RgbFrame): LightTable {
+function lightTable(f: RgbFrame, isOn: (r: number, g: number, b: number) => boolean = isLight): LightTable {
   const { rgb, width, height } = f;
   const sum = new Int32Array((width + 1) * (height + 1));
   const edges = new Int32Array((width + 1) * (height + 1));
@@ -50,7 +50,7 @@ function lightTable(f: RgbFrame): LightTable {
     let prev = false;
     for (let x = 0; x < width; x++) {
       const p = (y * width + x) * 3;
-      const light = isLight(rgb[p], rgb[p + 1], rgb[p + 2]);
+      const light = isOn(rgb[p], rgb[p + 1], rgb[p + 2]);
       if (light) row++;
       if (x > 0 && light !== prev) rowE++;
       prev = light;
@@ -183,6 +183,72 @@ function scoreRim(f: LightTable, cx: number, cy: number, w: number): RimCandidat
     net >= 0.15 && ((net <= 0.9 && (net > beside + 0.05 || netTexture > besideTexture + 0.08)) || net > beside + 0.5);
   const score = netOk ? Math.min(1, 0.6 * Math.min(1, net / 0.35) + 0.5 * Math.min(1, board / 0.4)) : 0.25 * Math.min(1, board / 0.4);
   return { x: cx, y: cy, w, score };
+}
+
+/** The top of a net found under a rim candidate (see {@link netTop}), in the same pixels. */
+export interface NetTop {
+  /** Centre of the net's top edge. */
+  x: number;
+  y: number;
+  /** Width of the net's top edge (the rim's width: the net hangs from the whole rim). */
+  w: number;
+  /** Box-edge contrast of the net's top band against the bands beside and above it. */
+  score: number;
+}
+
+/**
+ * Finds the net hanging under a rim candidate: the light, textured band whose top edge and sides
+ * stand out best against the bands beside and above it (a box-edge detector on the light-pixel
+ * table), searched within 1.5 candidate widths sideways and a candidate width up and down, for
+ * widths of 0.6–1.7 of the candidate's. The net's top edge is the rim's width: a rim seen through
+ * or behind a board (a baseline view from behind the board, where the board's coloured lower edge
+ * hides the rim or merges with it) is placed from its net. Null when nothing net-like is there.
+ */
+export function netTop(f: RgbFrame, c: { x: number; y: number; w: number }): NetTop | null {
+  const w = c.w;
+  // The net is the whitest thing around: light pixels at least 40 levels above the window's median (walls, beige
+  // or grey, are light by the rim finder's measure too).
+  const lv: number[] = [];
+  const xa0 = Math.max(0, Math.round(c.x - 2.5 * w));
+  const xb0 = Math.min(f.width - 1, Math.round(c.x + 2.5 * w));
+  const ya0 = Math.max(0, Math.round(c.y - 1.5 * w));
+  const yb0 = Math.min(f.height - 1, Math.round(c.y + 2 * w));
+  for (let y = ya0; y <= yb0; y += 2) {
+    for (let x = xa0; x <= xb0; x += 2) {
+      const p = (y * f.width + x) * 3;
+      lv.push(Math.min(f.rgb[p], f.rgb[p + 1], f.rgb[p + 2]));
+    }
+  }
+  if (!lv.length) return null;
+  lv.sort((a, b) => a - b);
+  const level = Math.max(150, lv[lv.length >> 1] + 40);
+  const table = lightTable(f, (r, g, b) => {
+    const mn = Math.min(r, g, b);
+    return mn >= level && Math.max(r, g, b) - mn <= 60;
+  });
+  let best: NetTop | null = null;
+  const stepW = Math.max(1, 0.04 * w);
+  for (let ww = 0.6 * w; ww <= 1.7 * w; ww += stepW) {
+    const h = Math.max(3, 0.4 * ww);
+    const side = Math.max(2, 0.25 * ww);
+    const above = Math.max(2, 0.2 * ww);
+    for (let yt = Math.round(c.y - w); yt <= c.y + w; yt++) {
+      for (let xc = Math.round(c.x - 1.5 * w); xc <= c.x + 1.5 * w; xc++) {
+        const xa = xc - ww / 2;
+        const xb = xc + ww / 2;
+        const inL = lightFraction(table, xa, yt, xb, yt + h);
+        if (inL < 0.35 || inL > 0.95) continue;
+        const inE = lightFraction(table, xa, yt, xb, yt + h, 'edges');
+        if (inE < 0.12) continue;
+        const l = lightFraction(table, xa - side, yt, xa, yt + h);
+        const r = lightFraction(table, xb, yt, xb + side, yt + h);
+        const a = lightFraction(table, xa, yt - above, xb, yt);
+        const score = inL + 0.5 * inE - 0.5 * (l + r) - 0.6 * a;
+        if (!best || score > best.score) best = { x: xc, y: yt, w: ww, score };
+      }
+    }
+  }
+  return best;
 }
 
 /**

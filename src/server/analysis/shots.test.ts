@@ -153,6 +153,24 @@ describe('net swing veto', () => {
     netSwingVeto(few, 30, 1);
     expect(few.every((s) => s.made === true)).toBe(true);
   });
+
+  it('a camera looking down takes the reference from the shots called made when the nets over all shots show no swing', () => {
+    // Elevated view (measured on a rendered game): one make among rim-outs that pass through the rim's ellipse in the
+    // image and are called made; over all ten shots the upper quartile is a still net.
+    const values = [0.22, 0, 0, 0.18, 0, 0.01];
+    const mk = () => [...values.map((a) => shotWith({ netAfter: a })), ...[0, 0.01, 0, 0.01].map((a) => shotWith({ netAfter: a }, false))];
+    const level = mk();
+    netSwingVeto(level, 30, 1);
+    expect(level.filter((s) => s.made).length).toBe(6);
+    const down = mk();
+    netSwingVeto(down, 30, 1, { lookingDown: true });
+    expect(down.slice(0, 6).map((s) => s.made)).toEqual([true, false, false, true, false, false]);
+    expect(down.slice(6).every((s) => s.made === false)).toBe(true);
+    // Nets that do not show in the motion mask stay undecided by the veto, looking down or not.
+    const still = [0.01, 0.02, 0.0, 0.015, 0.005].map((a) => shotWith({ netAfter: a }));
+    netSwingVeto(still, 30, 1, { lookingDown: true });
+    expect(still.every((s) => s.made === true)).toBe(true);
+  });
 });
 
 describe('ball seen falling below the net (panning cameras)', () => {

@@ -605,15 +605,26 @@ const NET_AFTER_VETO = 0.15;
  * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed. Clips whose nets do not show
  * in the motion mask (the reference stays low) keep the crossing decision.
  */
-export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number, view: { lookingDown?: boolean } = {}): void {
   const upperQuartile = (values: number[]) => {
     const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
     return v.length < 4 ? NaN : v[Math.min(v.length - 1, Math.floor(0.75 * v.length))];
   };
   // Shots found from the ball leaving the net were seen below it, not through it: they neither set nor take the veto.
   const flights = shots.filter((s) => !s.droppedThrough);
-  const refAfter = upperQuartile(flights.map((s) => s.evidence.netAfter));
-  const refLate = upperQuartile(flights.map((s) => s.evidence.netLate));
+  // When the nets over all shots show no swing, the reference is the nets of the shots called made (≥ 4 of them): a
+  // clip with few makes among many misses has an upper quartile of still nets over all its shots, and the veto would
+  // never fire — an elevated view, where rim-outs pass through the rim's ellipse in the image and are called made.
+  // Clips whose nets do not show in the motion mask stay below the threshold either way.
+  const made = flights.filter((s) => s.made === true);
+  const reference = (k: 'netAfter' | 'netLate') => {
+    const fromAll = upperQuartile(flights.map((s) => s.evidence[k]));
+    if (fromAll >= NET_AFTER_MOVING || !view.lookingDown) return fromAll;
+    const fromMade = upperQuartile(made.map((s) => s.evidence[k]));
+    return Number.isFinite(fromMade) ? fromMade : fromAll;
+  };
+  const refAfter = reference('netAfter');
+  const refLate = reference('netLate');
   for (const s of flights) {
     const ev = s.evidence;
     if (s.made !== true) continue;
