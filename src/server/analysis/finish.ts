@@ -51,6 +51,11 @@ export interface BallMoment {
  */
 export interface ShotMoments {
   pass: BallMoment[];
+  /**
+   * After a miss: where the flights that followed it ended (the ball caught or picked up), in
+   * time order, at most 3 (a body holding the ball there is the rebounder). Empty for a make.
+   */
+  rebound?: BallMoment[];
 }
 
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
@@ -194,7 +199,17 @@ function shotMoments(
       }
       pass.sort((p, q) => q.frame - p.frame).splice(3);
     }
-    return { pass };
+    const rebound: BallMoment[] = [];
+    if (s.made === false) {
+      const limit = s.endFrame + Math.round((3 / timeScale) * fps);
+      for (const a of other) {
+        const p0 = a.points[0];
+        if (p0.frame < s.rimFrame || p0.frame > limit) continue;
+        rebound.push(at(a.points[a.points.length - 1], a.r));
+      }
+      rebound.sort((p, q) => p.frame - q.frame).splice(3);
+    }
+    return { pass, rebound };
   });
 }
 

@@ -146,3 +146,64 @@ describe('attributeTeams', () => {
     expect(actions.map((a) => teamOf.get(a.shooter_track!))).toEqual([1, 0, 1, 0, 0]);
   });
 });
+
+describe('attributeTeams: the rebounder', () => {
+  it('reads the rebounder from the jersey holding the ball after the miss, voted over the frames he holds it', async () => {
+    const geo = { width: W, height: H, fps: 30 };
+    const bg = frameOf(FLOOR);
+    const frames = new Map<number, Uint8Array>();
+    const actions: ShotAction[] = [];
+    const jerseys = [WHITE, GREEN, WHITE, GREEN];
+    jerseys.forEach((j, i) => {
+      const f = bg.slice();
+      drawShooter(f, 60, 30, j);
+      frames.set(30 * (i + 1), f);
+      actions.push({
+        type: 'shot', id: `s${i + 1}`, index: i, release_t: i + 1, rim_t: i + 1.5, end_t: i + 2, made: i !== 0, made_confidence: 1,
+        is_free_throw: false, is_three_point: null, points: i !== 0 ? 2 : 0, kind: i !== 0 ? 'swish' : 'rim_out',
+        shooter_track: null, assister_track: null,
+        // The motion track at the ball after the miss: its torso colour (mostly floor) says nothing.
+        rebounder_track: i === 0 ? 1 : null,
+        shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: 0, excitement: 0.5, confidence: 1,
+      });
+    });
+    // The white shooter misses; a green player holds the ball where the flight after the miss
+    // ends (frames 300 and 303); in frame 306 a white player runs past the ball (a single frame).
+    for (const [k, j] of [[300, GREEN], [303, GREEN], [306, WHITE]] as Array<[number, RGB]>) {
+      const f = bg.slice();
+      drawShooter(f, 100, 40, j);
+      frames.set(k, f);
+    }
+    const cluster: ClusterRecord = {
+      track_id: 1, team: null, jersey_rgb: [210, 172, 121], jersey_number: null, t_start: 9, t_end: 11, frames: 40,
+      thumb_t: 10, thumb_box: [0.5, 0.3, 0.7, 0.7], confidence: 1,
+    };
+    const out: TeamInput = {
+      actions: [...actions, { type: 'rebound', t: 10, shot_id: 's1', track: 1, offensive: null, confidence: 0.5 }],
+      balls: actions.map((a) => ({ t: a.release_t, x: a.shot_image[0], y: a.shot_image[1], r: 3.5 / W, confidence: 1, source: 'motion' as const })),
+      clusters: [cluster],
+      hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
+      moments: actions.map((_, i) => ({ pass: [], rebound: i === 0 ? [{ frame: 300, x: 100.5, y: 40.5, r: 3.5 }] : [] })),
+    };
+    const asked: number[][] = [];
+    const dec = await attributeTeams(
+      out,
+      async (idx) => {
+        asked.push(idx);
+        return frames;
+      },
+      medianBackground([bg, bg, bg, bg, bg], W),
+      geo,
+      { moments: out.moments, teamSize: null },
+    );
+    expect(dec.map((d) => d.team)).toEqual([0, 1, 0, 1]);
+    expect(asked[0]).toEqual(expect.arrayContaining([300, 303, 306]));
+    const shot = out.actions.find((a): a is ShotAction => a.type === 'shot' && a.id === 's1')!;
+    const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
+    expect(shot.rebounder_track).not.toBeNull();
+    expect(teamOf.get(shot.rebounder_track!)).toBe(1);
+    const reb = out.actions.find((a) => a.type === 'rebound')!;
+    expect(reb.type === 'rebound' && reb.track).toBe(shot.rebounder_track);
+    expect(reb.type === 'rebound' && reb.offensive).toBe(false);
+  });
+});

@@ -436,7 +436,7 @@ export async function attributeTeams(
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
   const decisions: ShooterTeam[] = [];
-  const held: Array<{ pass: HeldBall | null }> = [];
+  const held: Array<{ pass: HeldBall | null; rebound: HeldBall[] }> = [];
   const moments = players.moments && shots.length && players.moments.length === shots.length ? players.moments : null;
   const plans = shots.map((s, i) => {
     const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
@@ -444,7 +444,9 @@ export async function attributeTeams(
     const m = moments?.[i];
     const passFrom = (p: BallMoment) => Math.hypot(p.x - s.shot_image[0] * geo.width, p.y - s.shot_image[1] * geo.height) >= 6 * p.r;
     const extra = m ? m.pass.filter(passFrom) : [];
-    return { r, cands, m, passFrom, want: [...cands.map((c) => c.frame), ...extra.map((p) => p.frame)] };
+    const reb = m?.rebound ?? [];
+    const want = [...cands.map((c) => c.frame), ...extra.map((p) => p.frame), ...reb.flatMap((p) => REBOUND_HOLD_FRAMES.map((k) => p.frame + k))];
+    return { r, cands, m, passFrom, reb, want };
   });
   // The frames of SHOTS_PER_FETCH shots at a time (one decode request: fewer ffmpeg starts), so a
   // long game's frames are never held together.
@@ -456,7 +458,7 @@ export async function attributeTeams(
       const want = plans.slice(i, fetchedTo).flatMap((p) => p.want);
       frames = want.length ? await getFrames(want) : new Map<number, Uint8Array>();
     }
-    const { r, cands, m, passFrom } = plans[i];
+    const { r, cands, m, passFrom, reb } = plans[i];
     let sample: JerseySample | null = null;
     for (const c of cands) {
       const f = frames.get(c.frame);
@@ -480,7 +482,7 @@ export async function attributeTeams(
       }
       return null;
     };
-    held.push({ pass: m ? firstHeld(m.pass.filter(passFrom)) : null });
+    held.push({ pass: m ? firstHeld(m.pass.filter(passFrom)) : null, rebound: reboundHeld(reb, frames, background, geo) });
   }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
@@ -515,6 +517,51 @@ export async function attributeTeams(
     s.shooter_track = rec.track_id;
   });
   return decisions;
+}
+
+/**
+ * Frames (after the end of a flight that followed a miss) at which the body holding the ball is
+ * read: a rebounder catches the ball and holds it for a moment, so the jersey under it is read
+ * several times and voted on (one frame is often a body in passing).
+ */
+export const REBOUND_HOLD_FRAMES = [0, 3, 6];
+
+/**
+ * The rebounder's samples: the first flight end after the miss where a body is attached to the
+ * ball in at least one of the {@link REBOUND_HOLD_FRAMES}; all its samples with a colour.
+ */
+function reboundHeld(
+  moments: BallMoment[],
+  frames: Map<number, Uint8Array>,
+  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  geo: DecodeGeometry,
+): HeldBall[] {
+  for (const p of moments) {
+    const got: HeldBall[] = [];
+    for (const k of REBOUND_HOLD_FRAMES) {
+      const f = frames.get(p.frame + k);
+      if (!f) continue;
+      const img = { rgb: f, width: geo.width, height: geo.height };
+      const smp = sampleShooter(img, p, background, background ? null : commonColours(img));
+      if (smp.colour) got.push({ moment: { ...p, frame: p.frame + k }, sample: smp });
+    }
+    if (got.length) return got;
+  }
+  return [];
+}
+
+/** The team most samples say (ties and undecided samples: null). */
+function voteTeam(samples: HeldBall[], teams: TeamColours): { team: 0 | 1 | null; best: HeldBall | null } {
+  const v = [0, 0];
+  let best: HeldBall | null = null;
+  for (const h of samples) {
+    const t = teamOfColour(h.sample.colour!, teams);
+    if (t === null) continue;
+    v[t]++;
+  }
+  const team = v[0] === v[1] ? null : v[0] > v[1] ? 0 : 1;
+  for (const h of samples) if (team !== null && teamOfColour(h.sample.colour!, teams) === team && (!best || h.sample.share > best.sample.share)) best = h;
+  return { team, best };
 }
 
 /** A ball held by a body at a moment of a shot's play (rebound, pass), with the body's sample. */
@@ -566,7 +613,7 @@ function identifyPlayers(
   out: TeamInput,
   shots: ShotAction[],
   decisions: ShooterTeam[],
-  held: Array<{ pass: HeldBall | null }>,
+  held: Array<{ pass: HeldBall | null; rebound: HeldBall[] }>,
   teams: TeamColours,
   geo: DecodeGeometry,
   teamSize: number | null,
@@ -585,10 +632,19 @@ function identifyPlayers(
       events.push({ team: d.team, skin: d.sample.skin ?? null, track: motion });
       meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
     }
-    // The rebounder: the moving body at the ball where a flight after the miss ends (finish.ts);
-    // its team from its torso colour — reading the jersey there picked the wrong body more often.
+    // The rebounder: the body holding the ball where a flight after the miss ends, its jersey
+    // voted over a few frames; when that says nothing, the moving body at the ball there
+    // (finish.ts) with its torso colour's team.
+    const rv = voteTeam(held[i].rebound, teams);
     const rebTeam = s.rebounder_track === null ? null : (oldTeam.get(s.rebounder_track) ?? null);
-    if (rebTeam !== null) {
+    if (rv.team !== null && rv.best) {
+      const motion = s.rebounder_track !== null && rebTeam === rv.team ? s.rebounder_track : null;
+      // No skin colour: a body read at a flight's end is more often a wrong one than a shooter
+      // at release, and its skin would pull shooters' groups apart (purity 0.82 → 0.78 on the
+      // seen set when it was given); it joins a person through its motion track or the team size.
+      events.push({ team: rv.team, skin: null, track: motion });
+      meta.push({ shot: i, role: 'rebound', sample: rv.best.sample, t: rv.best.moment.frame / geo.fps });
+    } else if (rebTeam !== null) {
       const c = out.clusters.find((x) => x.track_id === s.rebounder_track)!;
       events.push({ team: rebTeam, skin: null, track: s.rebounder_track });
       meta.push({ shot: i, role: 'rebound', sample: { colour: robustColour(...c.jersey_rgb), rgb: c.jersey_rgb, share: c.confidence, box: thumbPixels(c, geo) }, t: rebounds.get(s.id)?.t ?? s.end_t });

@@ -197,6 +197,19 @@ describe('synthetic clips (one case each)', () => {
     for (const s of shotsOf(res)) if (s.shooter_track !== null) expect(byId.get(s.shooter_track)?.team).not.toBeNull();
   });
 
+  it('game: the rebounder of most misses is on the right team (jersey read while he holds the ball)', () => {
+    const { truth, res } = results.get('game')!;
+    const score = scoreClip(truth, res);
+    expect(score.rebLabelled).toBeGreaterThanOrEqual(4);
+    // Same label orientation as the scorer team; 3 of 5 when measured.
+    expect(score.rebCorrect / score.rebLabelled).toBeGreaterThanOrEqual(0.6);
+    // Every rebound names a player record with a team.
+    const byId = new Map(res.clusters.map((c) => [c.track_id, c]));
+    const rebounds = res.actions.filter((a) => a.type === 'rebound');
+    expect(rebounds.length).toBeGreaterThanOrEqual(score.rebCorrect);
+    for (const r of rebounds) if (r.type === 'rebound' && r.track !== null) expect(byId.get(r.track)?.team).not.toBeNull();
+  });
+
   it('players are tracked and split into two jersey-colour teams', () => {
     const { res } = results.get('no-shots')!;
     const teams = new Set(res.clusters.map((c) => c.team));
