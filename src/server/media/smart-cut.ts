@@ -225,8 +225,9 @@ export async function planSmartCut(src: SmartCutSource, start: number, end: numb
   if (keyIndex < 0) return null;
   const key = src.packets[keyIndex];
   if ((endTicks - key.pts) / ts < SMART_CUT_MIN_COPY_SECONDS) return null;
-  // closed GOP: nothing decoded before the keyframe is shown after it, nothing decoded after it is shown before it
-  for (let i = 0; i < src.packets.length; i++) {
+  // closed GOP: nothing decoded before the keyframe is shown after it, nothing decoded after
+  // it is shown before it (reordering reaches a few frames; 256 packets either side is ample)
+  for (let i = Math.max(0, keyIndex - 256); i < Math.min(src.packets.length, keyIndex + 256); i++) {
     if (i < keyIndex ? src.packets[i].pts >= key.pts : src.packets[i].pts < key.pts) return null;
   }
   const fh = await open(src.input, 'r');
