@@ -1,15 +1,17 @@
 /**
- * Media speed check: `npx tsx src/server/media/bench.ts [seconds] [source.mp4]`. Takes the
- * first `seconds` of `source.mp4` (stream copy), or makes a 720p test video (moving test
- * pattern + tone), then times the session renditions (one process with `split` against one
- * process per rendition) and highlight clips (one and two at a time). Prints wall time, CPU
- * time of the ffmpeg children (per clip too) and × real time.
+ * Media speed check: `npx tsx src/server/media/bench.ts [seconds] [source.mp4] [--clips-only]`.
+ * Takes the first `seconds` of `source.mp4` (stream copy), or makes a 720p test video (moving
+ * test pattern + tone), then times the session renditions (one process with `split` against
+ * one process per rendition) and highlight clips (one and two at a time). Prints wall time,
+ * CPU time of the ffmpeg children (per clip too) and × real time. Then each clip once with
+ * its horizontal clip encoded and once smart-cut (when the source allows it), interleaved, so
+ * that the load of a shared machine weighs on both alike. `--clips-only`: that comparison only.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderHighlightClips } from './clips';
+import { horizontalSmartCutSource, renderHighlightClip, renderHighlightClips } from './clips';
 import { probeVideo, runFfmpeg } from './ffmpeg';
 import { h264Args } from './ffmpeg-progress';
 import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia } from './renditions';
@@ -36,12 +38,14 @@ async function measure(label: string, mediaSeconds: number, fn: () => Promise<un
 }
 
 async function main() {
-  const seconds = Number(process.argv[2] ?? 60);
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const clipsOnly = process.argv.includes('--clips-only');
+  const seconds = Number(args[0] ?? 60);
   const dir = await mkdtemp(join(tmpdir(), 'swish-media-bench-'));
   try {
     const input = join(dir, 'game.mp4');
-    if (process.argv[3]) {
-      await runFfmpeg(['-i', process.argv[3], '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', input]);
+    if (args[1]) {
+      await runFfmpeg(['-i', args[1], '-t', String(seconds), '-c', 'copy', '-movflags', '+faststart', input]);
     } else {
       await runFfmpeg([
         '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=30:d=${seconds}`,
@@ -52,15 +56,6 @@ async function main() {
     const probe = await probeVideo(input);
     const storage = new LocalMediaStorage(join(dir, 'media'));
     console.log(`source: ${probe.width}×${probe.height} ${probe.fps} fps, ${probe.durationSeconds.toFixed(1)} s, audio ${probe.hasAudio}`);
-
-    const remux = remuxDecision(await remuxFacts(input, probe), plannedSessionRenditions(probe));
-    console.log(`renditions: ${plannedSessionRenditions(probe).map((r) => `${r.name} ${r.name === remux.rendition ? 'copied' : 'encoded'}`).join(', ')}`);
-    await measure('renditions: one process, split (shipped)', seconds, () => renderSessionMedia({ sessionId: 'sess_bench', input, probe, storage }));
-    await measure('renditions: one process per rendition', seconds, async () => {
-      for (const r of plannedSessionRenditions(probe)) {
-        await runFfmpeg(['-i', input, '-vf', `scale=${r.width}:${r.height},setsar=1`, ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps: probe.fps, audio: true }), join(dir, `${r.name}.mp4`)]);
-      }
-    });
 
     const clipCount = Math.max(2, Math.floor(seconds / 15));
     const clips = Array.from({ length: clipCount }, (_, i) => ({
@@ -73,11 +68,54 @@ async function main() {
         { t: i * 15 + 11, x: 0.5, y: 0.4 },
       ],
     }));
+    if (!clipsOnly) await renditionsAndClips();
+    let smartFactsCpu = 0;
+    const smartCut = await (async () => {
+      const cpu0 = childCpuSeconds();
+      const facts = await horizontalSmartCutSource(input, probe);
+      smartFactsCpu = childCpuSeconds() - cpu0;
+      return facts;
+    })();
+    if (!smartCut) {
+      console.log('smart cut: not possible for this source (horizontal clips are encoded)');
+      return;
+    }
+    console.log(`smart cut: source facts read once per session, cpu ${smartFactsCpu.toFixed(2)} s`);
+    const totals = { encoded: 0, smart: 0 };
+    for (const [i, clip] of clips.entries()) {
+      // alternate which goes first
+      const modes = i % 2 ? (['smart', 'encoded'] as const) : (['encoded', 'smart'] as const);
+      const line: string[] = [];
+      for (const mode of modes) {
+        const cpu0 = childCpuSeconds();
+        await renderHighlightClip({ sessionId: 'sess_bench', input, probe, storage, clip: { ...clip, highlightId: `${clip.highlightId}_${mode}` }, smartCut: mode === 'smart' ? smartCut : null });
+        const cpu = childCpuSeconds() - cpu0;
+        totals[mode] += cpu;
+        line.push(`${mode} ${cpu.toFixed(2)}`);
+      }
+      console.log(`clip ${clip.start}–${clip.end} s: cpu ${line.join(', ')} s`);
+    }
+    console.log(
+      `per 10 s clip: encoded ${(totals.encoded / clipCount).toFixed(2)} cpu-s, smart cut ${(totals.smart / clipCount).toFixed(2)} cpu-s (${((totals.smart / totals.encoded - 1) * 100).toFixed(0)} %)`,
+    );
+    return;
+
+    async function renditionsAndClips() {
+    const remux = remuxDecision(await remuxFacts(input, probe), plannedSessionRenditions(probe));
+    console.log(`renditions: ${plannedSessionRenditions(probe).map((r) => `${r.name} ${r.name === remux.rendition ? 'copied' : 'encoded'}`).join(', ')}`);
+    await measure('renditions: one process, split (shipped)', seconds, () => renderSessionMedia({ sessionId: 'sess_bench', input, probe, storage }));
+    await measure('renditions: one process per rendition', seconds, async () => {
+      for (const r of plannedSessionRenditions(probe)) {
+        await runFfmpeg(['-i', input, '-vf', `scale=${r.width}:${r.height},setsar=1`, ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps: probe.fps, audio: true }), join(dir, `${r.name}.mp4`)]);
+      }
+    });
+
     for (const concurrency of [1, 2]) {
       const cpu = await measure(`clips: ${clipCount} × 10 s, ${concurrency} at a time`, clipCount * 10, () =>
         renderHighlightClips({ sessionId: 'sess_bench', input, probe, storage, clips, concurrency }),
       );
       console.log(`${''.padEnd(44)} cpu per 10 s clip ${(cpu / clipCount).toFixed(2)} s`);
+    }
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

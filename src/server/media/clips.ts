@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { cropBoxFor, cropExpression, smoothCropPath, type CropBox, type FocusPoint } from './crop-path';
 import { probeVideo, runFfmpeg, type VideoProbe } from './ffmpeg';
 import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
+import { logger } from '../logger';
 import { MAX_OUTPUT_FPS } from './renditions';
+import { headEncoderArgs, planSmartCut, smartCutSource, writeSmartCut, type SmartCutPlan, type SmartCutSource } from './smart-cut';
 import { getMediaStorage, mediaKeys, type MediaStorage } from './storage';
 
 export { shotFocus, type FocusPoint, type ShotFocusInput } from './crop-path';
@@ -81,12 +83,33 @@ export function planHighlightClip(probe: Pick<VideoProbe, 'width' | 'height'>) {
   return { vertical, verticalOut, horizontal, horizontalOut, renditions };
 }
 
+/**
+ * The facts for smart-cutting the `horizontal` clips of a source (see `smart-cut.ts`), or
+ * null when its horizontal clip is not its own frames: cropped (not 16:9), scaled (short
+ * side above 1080) or resampled (above 60 fps), or when the stream cannot be copied.
+ */
+export async function horizontalSmartCutSource(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<SmartCutSource | null> {
+  const plan = planHighlightClip(probe);
+  const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height;
+  if (!own || probe.rotation !== 0 || !(probe.fps > 0 && probe.fps <= MAX_OUTPUT_FPS)) return null;
+  return smartCutSource(input, probe, qualityFor(plan.horizontalOut).maxrateKbps, signal);
+}
+
+/** Encoder quality of a clip of this size: the rendition row of its short side (or the next below). */
+function qualityFor(s: { width: number; height: number }) {
+  const short = Math.min(s.width, s.height);
+  return HIGHLIGHT_RENDITIONS.find((r) => r.shortSide <= short) ?? HIGHLIGHT_RENDITIONS[HIGHLIGHT_RENDITIONS.length - 1];
+}
+
 /** Even dimensions of a frame of `aspect` (width / height) whose short side is `shortSide`. */
 function sizeForAspect(shortSide: number, aspect: number): { width: number; height: number } {
   return aspect >= 1
     ? { width: evenFloor(Math.round(shortSide * aspect)), height: evenFloor(shortSide) }
     : { width: evenFloor(shortSide), height: evenFloor(Math.round(shortSide / aspect)) };
 }
+
+/** An input seek to `t` seconds, rounded down to the microsecond so that a frame exactly at `t` is kept. */
+const seekArg = (t: number) => (Math.floor(t * 1e6 + 1e-3) / 1e6).toFixed(6);
 
 /** `crop=` for a moving window following `focus` (or a centred one), as a filtergraph fragment. */
 function cropFilter(box: CropBox, probe: VideoProbe, req: HighlightClipRequest, start: number, end: number): string {
@@ -120,6 +143,11 @@ export async function renderHighlightClip(opts: {
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
   workDir?: string;
+  /**
+   * Smart-cut facts of the source (`horizontalSmartCutSource`; `renderHighlightClips` reads
+   * them once for all clips). Undefined: read here; null: the horizontal clip is encoded.
+   */
+  smartCut?: SmartCutSource | null;
 }): Promise<HighlightClipResult> {
   const storage = opts.storage ?? getMediaStorage();
   const { probe, clip, sessionId, signal } = opts;
@@ -128,9 +156,13 @@ export async function renderHighlightClip(opts: {
   await mkdir(work, { recursive: true });
   try {
     const duration = probe.durationSeconds || Infinity;
-    const start = Math.max(0, clip.start);
+    let start = Math.max(0, clip.start);
     const end = Math.min(duration, clip.end);
     if (!(end - start >= 0.1)) throw new RangeError(`highlight ${clip.highlightId}: empty clip window ${clip.start}–${clip.end}`);
+    const smartSource = opts.smartCut === undefined ? await horizontalSmartCutSource(opts.input, probe, signal) : opts.smartCut;
+    const smart: SmartCutPlan | null = smartSource ? await planSmartCut(smartSource, start, end) : null;
+    // a smart cut starts every variant on the clip's first frame, so they all show the same frames
+    if (smart) start = smart.start;
     const plan = planHighlightClip(probe);
     const fps = Math.min(probe.fps || 30, MAX_OUTPUT_FPS);
     const pre = (probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : '';
@@ -138,41 +170,69 @@ export async function renderHighlightClip(opts: {
     const encoded = plan.renditions.filter((r) => !r.sameAsHorizontal);
     const hOut = plan.horizontalOut;
     const vOut = plan.verticalOut;
+    // what the horizontal frames feed: the horizontal encoder (or only the smart cut's head) and the smaller renditions
+    const head = smart && smart.headSeconds > 0;
+    const hzTargets = [...(smart ? (head ? ['hhead'] : []) : ['hz']), ...encoded.map((_, i) => `h${i}`)];
+    const hzLabels = hzTargets.map((l) => `[${l}]`).join('');
     const graph = [
-      `[0:v:0]${pre}split=2[cv][ch]`,
+      `[0:v:0]${pre}${hzTargets.length ? 'split=2[cv][ch]' : 'null[cv]'}`,
       `[cv]${cropFilter(plan.vertical, probe, clip, start, end)}scale=${vOut.width}:${vOut.height}:flags=bicubic,setsar=1[vert]`,
-      `[ch]${cropFilter(plan.horizontal, probe, clip, start, end)}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1,split=${encoded.length + 1}[hz]${encoded.map((_, i) => `[h${i}]`).join('')}`,
+      ...(hzTargets.length
+        ? [`[ch]${cropFilter(plan.horizontal, probe, clip, start, end)}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1${hzTargets.length > 1 ? `,split=${hzTargets.length}${hzLabels}` : hzLabels}`]
+        : []),
+      // the head: the frames before the source's keyframe (half a frame of slack for timestamp rounding)
+      ...(head ? [`[hhead]trim=end=${(smart.headSeconds - 0.5 / fps).toFixed(6)}[head]`] : []),
       ...encoded.map((r, i) => `[h${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[r${i}]`),
     ].join(';');
+    const ss = seekArg(start);
     // The clip's audio is encoded once, then copied into every variant (instead of six AAC encodes of the same sound).
     const audioFile = join(work, 'audio.m4a');
     if (probe.hasAudio) {
       await runFfmpeg(
-        ['-ss', start.toFixed(3), '-t', (end - start).toFixed(3), '-i', opts.input, '-map', '0:a:0', '-vn', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-f', 'mp4', audioFile],
+        ['-ss', ss, '-t', (end - start).toFixed(6), '-i', opts.input, '-map', '0:a:0', '-vn', '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-f', 'mp4', audioFile],
         { signal },
       );
     }
     const audio = probe.hasAudio ? ['-map', '1:a:0'] : [];
-    const short = (s: { width: number; height: number }) => Math.min(s.width, s.height);
-    const quality = (s: { width: number; height: number }) =>
-      HIGHLIGHT_RENDITIONS.find((r) => r.shortSide <= short(s)) ?? HIGHLIGHT_RENDITIONS[HIGHLIGHT_RENDITIONS.length - 1];
     const out = (label: string, size: { width: number; height: number }, file: string) => {
-      const q = quality(size);
+      const q = qualityFor(size);
       return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy' }), join(work, file)];
     };
+    const decode = ['-ss', ss, '-t', (end - start).toFixed(6), '-i', opts.input, ...(probe.hasAudio ? ['-i', audioFile] : [])];
     await runFfmpegWithProgress(
       [
-        '-ss', start.toFixed(3),
-        '-t', (end - start).toFixed(3),
-        '-i', opts.input,
-        ...(probe.hasAudio ? ['-i', audioFile] : []),
+        ...decode,
         '-filter_complex', graph,
         ...out('vert', vOut, 'default.mp4'),
-        ...out('hz', hOut, 'horizontal.mp4'),
+        ...(smart ? [] : out('hz', hOut, 'horizontal.mp4')),
+        ...(head && smartSource
+          ? ['-map', '[head]', ...h264Args({ crf: qualityFor(hOut).crf, maxrateKbps: qualityFor(hOut).maxrateKbps, fps, audio: false, faststart: false, profile: null }), ...headEncoderArgs(smartSource), join(work, 'head.mp4')]
+          : []),
         ...encoded.flatMap((r, i) => out(`r${i}`, r, `${r.name}.mp4`)),
       ],
       { signal, durationSeconds: end - start, onProgress: opts.onProgress && ((f) => opts.onProgress!(f * 0.95)) },
     );
+    if (smart && smartSource) {
+      try {
+        await writeSmartCut({
+          src: smartSource,
+          plan: smart,
+          headFile: head ? join(work, 'head.mp4') : null,
+          audioFile: probe.hasAudio ? audioFile : null,
+          output: join(work, 'horizontal.mp4'),
+          work,
+          signal,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        // a stream the checks let through but the join did not fit: encode the clip instead
+        logger.warn({ err, highlightId: clip.highlightId }, 'smart cut failed; encoding the horizontal clip');
+        await runFfmpeg(
+          [...decode, '-filter_complex', `[0:v:0]${pre}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1[hz]`, ...out('hz', hOut, 'horizontal.mp4')],
+          { signal },
+        );
+      }
+    }
 
     const previewAt = Math.min(end - start - 0.05, Math.max(0, (clip.previewAt ?? (start + end) / 2) - start));
     await runFfmpeg(
@@ -231,6 +291,8 @@ export async function renderHighlightClips(opts: RenderHighlightClipsOptions): P
     }
   };
   const results = new Array<HighlightClipResult>(opts.clips.length);
+  // read once for every clip: the source's packets and parameter sets (null: horizontal clips are encoded)
+  let smartCut: SmartCutSource | null = null;
   let next = 0;
   const worker = async () => {
     while (next < opts.clips.length && !abort.signal.aborted) {
@@ -243,6 +305,7 @@ export async function renderHighlightClips(opts: RenderHighlightClipsOptions): P
         storage: opts.storage,
         signal: abort.signal,
         workDir: join(work, String(i)),
+        smartCut,
         onProgress: (f) => {
           done[i] = f;
           report();
@@ -251,6 +314,7 @@ export async function renderHighlightClips(opts: RenderHighlightClipsOptions): P
     }
   };
   try {
+    if (opts.clips.length) smartCut = await horizontalSmartCutSource(opts.input, opts.probe, abort.signal);
     let firstError: unknown;
     const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, opts.clips.length)) }, () =>
       worker().catch((err) => {

@@ -116,6 +116,10 @@ export function h264Args(opts: {
   fps: number;
   /** true: encode AAC 128 kb/s stereo; `'copy'`: the mapped audio is AAC already (copied); false: no audio. */
   audio: boolean | 'copy';
+  /** `-movflags +faststart` (default true); off for a file that is only an intermediate. */
+  faststart?: boolean;
+  /** x264 profile (default `high`); null: left to the caller's own `-profile:v`. */
+  profile?: string | null;
 }): string[] {
   const gop = Math.max(1, Math.round((opts.fps || 30) * 2));
   return [
@@ -126,9 +130,9 @@ export function h264Args(opts: {
     '-bufsize', `${opts.maxrateKbps * 2}k`,
     '-pix_fmt', 'yuv420p',
     '-g', String(gop),
-    '-profile:v', 'high',
+    ...(opts.profile === null ? [] : ['-profile:v', opts.profile ?? 'high']),
     ...(opts.audio === 'copy' ? ['-c:a', 'copy'] : opts.audio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
-    '-movflags', '+faststart',
+    ...(opts.faststart === false ? [] : ['-movflags', '+faststart']),
     '-f', 'mp4',
   ];
 }

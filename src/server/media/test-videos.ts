@@ -14,6 +14,8 @@ export async function makeTestVideo(opts: {
   audio: boolean;
   /** Keyframe interval in frames (default one a second). */
   gop?: number;
+  /** x264 preset (default `ultrafast`: Constrained Baseline, no B-frames; `veryfast` gives High with B-frames). */
+  preset?: string;
 }): Promise<void> {
   const fps = opts.fps ?? 30;
   const along = opts.width >= opts.height ? 'X/W' : 'Y/H';
@@ -26,7 +28,7 @@ export async function makeTestVideo(opts: {
     '-filter_complex', '[0:v][1:v]overlay=0:0:shortest=1[v]',
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
+    '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
     opts.path,
   ];
