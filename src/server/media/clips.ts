@@ -86,9 +86,11 @@ export function planHighlightClip(probe: Pick<VideoProbe, 'width' | 'height'>) {
 /**
  * The facts for smart-cutting the `horizontal` clips of a source (see `smart-cut.ts`), or
  * null when its horizontal clip is not its own frames: cropped (not 16:9), scaled (short
- * side above 1080) or resampled (above 60 fps), or when the stream cannot be copied.
+ * side above 1080) or resampled (above 60 fps), or when the stream cannot be copied — and
+ * null for every source when `SWISH_SMART_CUT=0` (every clip encoded whole).
  */
 export async function horizontalSmartCutSource(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<SmartCutSource | null> {
+  if (process.env.SWISH_SMART_CUT === '0') return null;
   const plan = planHighlightClip(probe);
   const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height;
   if (!own || probe.rotation !== 0 || !(probe.fps > 0 && probe.fps <= MAX_OUTPUT_FPS)) return null;
