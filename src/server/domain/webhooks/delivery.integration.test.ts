@@ -225,14 +225,13 @@ describe('webhook delivery', () => {
     slow.reply(() => ({ status: 200, delayMs: 6_000 }));
     const eSlow = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: slow.url } });
     const eFast = await createWebhookEndpoint(db, { organizationId: org.id, input: { url: fast.url } });
-    const started = Date.now();
     const sent = [];
     for (let i = 0; i < 8; i++) sent.push(await emit(org));
     await until('fast deliveries', async () => fast.received.length === 8);
     // all 8 fast deliveries arrived while the slow endpoint had not answered a single one
     const slowDeliveries = await deliveriesOf(db, org.id, eSlow.id);
     expect(slowDeliveries.filter((d) => d.status === 'succeeded')).toHaveLength(0);
-    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(slow.received.length).toBeGreaterThan(0); // the slow endpoint was being called meanwhile
     await finished(db, org.id, eFast.id, 8);
     await finished(db, org.id, eSlow.id, 8);
     expect(slow.received).toHaveLength(8);
