@@ -93,7 +93,8 @@ export async function horizontalSmartCutSource(input: string, probe: VideoProbe,
   if (process.env.SWISH_SMART_CUT === '0') return null;
   const plan = planHighlightClip(probe);
   const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height;
-  if (!own || probe.rotation !== 0 || !(probe.fps > 0 && probe.fps <= MAX_OUTPUT_FPS)) return null;
+  // rotation, frame rate and codec: smartCutSource's own checks
+  if (!own) return null;
   return smartCutSource(input, probe, qualityFor(plan.horizontalOut).maxrateKbps, signal);
 }
 

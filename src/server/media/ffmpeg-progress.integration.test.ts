@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +16,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** `nice` of every thread of a process, main thread first. */
+/** `nice` of every thread of a process (per thread id), main thread first. */
 function threadNiceness(pid: number): number[] {
   const tids = readdirSync(`/proc/${pid}/task`).map(Number).sort((a, b) => (a === pid ? -1 : b === pid ? 1 : a - b));
-  return tids.map((tid) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+  return tids.map((tid) => getPriority(tid));
 }
 
 /** Starts an x264 encode of the test video; resolves with its pid once it is encoding (its threads all started). */

@@ -64,7 +64,7 @@ function ffmpegNiceness(needle: string): { threads: Map<number, number>; main: n
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) continue;
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        const nice = Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+        const nice = getPriority(Number(tid));
         threads.set(Number(tid), nice);
         if (tid === pid) main.push(nice);
       }
