@@ -48,9 +48,10 @@ export default defineConfig({
       SWISH_PUBLIC_URL: `http://localhost:${E2E_PORT}`,
       SWISH_ALLOW_PRIVATE_SOURCES: '1',
       LOG_LEVEL: 'warn',
-      // processing limits small enough to test: a 1440p source is too large, a silent job times out
+      // processing limits small enough to test: a 1440p source is too large, a silent job times
+      // out (90 s: long enough that a busy machine's slow worker start is not taken for silence)
       SWISH_MAX_VIDEO_HEIGHT: '1080',
-      SWISH_JOB_TIMEOUT: '30',
+      SWISH_JOB_TIMEOUT: '90',
       // a failing step is retried after ~0.3, 0.6, 1.2 s instead of 5, 10, 20 s
       SWISH_ENGINE_RETRY_BASE_MS: '300',
       // webhook retries after 1 s and 1 s instead of the Standard Webhooks schedule (3 attempts)

@@ -139,15 +139,37 @@ export function ConfirmModal({ open, onClose, title, description, confirmLabel, 
 }) {
   return (
     <Modal open={open} onClose={onClose} title={title} description={description}>
-      <div className="row" style={{ justifyContent: 'flex-end' }}>
-        <button className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button className="btn btn-primary" style={{ background: 'var(--danger)', borderColor: 'var(--danger)' }} onClick={onConfirm} disabled={pending}>
-          {confirmLabel}
-        </button>
-      </div>
+      <ModalActions onCancel={onClose} label={confirmLabel} onConfirm={onConfirm} pending={pending} danger />
     </Modal>
+  );
+}
+
+/**
+ * A dialog's Cancel and primary buttons, right-aligned. Without `onConfirm` the primary button
+ * submits the form it sits in.
+ */
+export function ModalActions({ onCancel, label, onConfirm, pending, danger }: {
+  onCancel: () => void;
+  label: string;
+  onConfirm?: () => void;
+  pending?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <div className="row" style={{ justifyContent: 'flex-end' }}>
+      <button type="button" className="btn" onClick={onCancel}>
+        Cancel
+      </button>
+      <button
+        type={onConfirm ? 'button' : 'submit'}
+        className="btn btn-primary"
+        style={danger ? { background: 'var(--danger)', borderColor: 'var(--danger)' } : undefined}
+        onClick={onConfirm}
+        disabled={pending}
+      >
+        {label}
+      </button>
+    </div>
   );
 }
 

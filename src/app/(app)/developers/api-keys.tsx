@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmModal, Empty, ErrorState, Loading, Modal, SecretModal, useToast } from '../../_components/ui';
+import { ConfirmModal, Empty, ErrorState, Loading, Modal, ModalActions, SecretModal, useToast } from '../../_components/ui';
 import { formatDay, timeAgo } from '../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../_lib/trpc';
 
@@ -118,14 +118,7 @@ export function ApiKeys() {
               <option value="staging">Staging</option>
             </select>
           </label>
-          <div className="row" style={{ justifyContent: 'flex-end' }}>
-            <button type="button" className="btn" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-              Create key
-            </button>
-          </div>
+          <ModalActions onCancel={() => setCreating(false)} label="Create key" pending={create.isPending} />
         </form>
       </Modal>
 

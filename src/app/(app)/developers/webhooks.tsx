@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmModal, Empty, ErrorState, Loading, Modal, SecretModal, useToast } from '../../_components/ui';
+import { ConfirmModal, Empty, ErrorState, Loading, Modal, ModalActions, SecretModal, useToast } from '../../_components/ui';
 import { formatDate } from '../../_lib/format';
 import { errorMessage, useTRPC, type Outputs } from '../../_lib/trpc';
 
@@ -184,14 +184,7 @@ export function Webhooks() {
             <span>Description (optional)</span>
             <input className="input" name="description" maxLength={500} />
           </label>
-          <div className="row" style={{ justifyContent: 'flex-end' }}>
-            <button type="button" className="btn" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-              Add endpoint
-            </button>
-          </div>
+          <ModalActions onCancel={() => setCreating(false)} label="Add endpoint" pending={create.isPending} />
         </form>
       </Modal>
 
