@@ -4,7 +4,10 @@ import {
   cameraFromPose,
   COURTS,
   courtVisible,
+  cameraSide,
   fitCourt,
+  flightPathDistance,
+  FT_PAIR_MAX_GAP_S,
   longestLine,
   MIN_COVERAGE,
   MIN_MATCHED_PX,
@@ -18,6 +21,7 @@ import {
   type CourtModel,
   type CourtFit,
 } from './court-lines';
+import { fitArc, type BallCandidate } from './ball-track';
 import type { ShotDetection } from './shots';
 import type { ShotAction } from './types';
 
@@ -216,8 +220,9 @@ describe('shot placement', () => {
   });
 
   function detection(pts: ReturnType<typeof flightTrack>, made: boolean): ShotDetection {
+    const fit = fitArc(pts.map((p) => ({ ...p, score: 1, ballColour: 1 }) as BallCandidate))!;
     return {
-      arc: { points: pts } as ShotDetection['arc'],
+      arc: { points: pts, fit } as unknown as ShotDetection['arc'],
       releaseFrame: pts[0].frame,
       rimFrame: pts[pts.length - 1].frame,
       endFrame: pts[pts.length - 1].frame + 10,
@@ -264,5 +269,91 @@ describe('shot placement', () => {
     placeShots(actions, shots, court, [0.9], 30, 1);
     expect(actions[0].is_three_point).toBeNull();
     expect(actions[0].shot_world).toBeNull();
+  });
+
+  /** The same flight `dt` frames later (a second attempt), optionally its start missed (picked up `late` frames after the release). */
+  function later(pts: ReturnType<typeof flightTrack>, dt: number, late = 0) {
+    return pts.slice(late).map((p) => ({ ...p, frame: p.frame + dt }));
+  }
+
+  it('measures how far apart two flights run in the image: the same path twice, or from elsewhere', () => {
+    const rim = rimOf(cam);
+    const ft = flightTrack(cam, COURTS.fiba.ftX + 0.05, 0);
+    const a = detection(ft, true);
+    // the second free throw, its first 6 frames not followed (its release is found late)
+    const b = detection(later(ft, 150, 6), true);
+    expect(flightPathDistance(a, b, rim, 30)).toBeLessThan(0.1);
+    // a jump shot from 1.5 m to the side of the line, and one from 2 m further out on the same bearing
+    expect(flightPathDistance(a, detection(later(flightTrack(cam, COURTS.fiba.ftX, 1.5), 150), true), rim, 30)).toBeGreaterThan(1);
+    expect(flightPathDistance(a, detection(later(flightTrack(cam, COURTS.fiba.ftX + 2, 0, 38), 150), true), rim, 30)).toBeGreaterThan(1);
+  });
+
+  it('two attempts from the same spot a few seconds apart while the scene waits are a pair of free throws', () => {
+    const rim = { ...rimOf(cam), id: 0 };
+    const ft = flightTrack(cam, COURTS.fiba.ftX + 0.05, 0);
+    // 5 s apart; the first is not calm enough for a lone free throw (the players still walk to the lane)
+    const pair = [detection(ft, false), detection(later(ft, 150, 4), true)];
+    let actions = pair.map(action);
+    placeShots(actions, pair, null, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    expect(actions.map((a) => a.points)).toEqual([0, 1]);
+    // the same, but the scene is busy before one of them (play goes on): two field goals
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.15, 0.6], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
+    // a moving camera's scene is never calm: the looser bound
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, rim], moving: true });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    // too long apart: not a pair
+    const apart = [detection(ft, false), detection(later(ft, Math.round((FT_PAIR_MAX_GAP_S + 3) * 30)), true)];
+    actions = apart.map(action);
+    placeShots(actions, apart, null, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
+    // two threes from one spot with the court read: the geometry says they are not free throws
+    const three = flightTrack(cam, 7.2, -2.0);
+    const threes = [detection(three, true), detection(later(three, 150), true)];
+    actions = threes.map(action);
+    placeShots(actions, threes, court, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
+    expect(actions.map((a) => a.points)).toEqual([3, 3]);
+  });
+
+  it('reads the court again from the other side of the board when the ball sizes contradict the camera', () => {
+    // a low camera behind the shooter; the fit first put it behind the board (mirrored), where the
+    // ball would look smaller at release than at the rim
+    const truth = lookAtRim([12, 0.8, 1.5], 58);
+    const right: CourtFit = { camera: truth, model: COURTS.fiba, coverage: 0.6, matchedPx: 200 };
+    const mirrored: CourtFit = { camera: lookAtRim([-4.5, -0.8, 1.3], 58), model: COURTS.fiba, coverage: 0.6, matchedPx: 200 };
+    expect(cameraSide(right)).toBe('court');
+    expect(cameraSide(mirrored)).toBe('behind');
+    const shots = [detection(flightTrack(truth, 7.3, 1.0), true), detection(flightTrack(truth, 3.5, -1.0), true)];
+    const asked: string[] = [];
+    const refit = (side: 'court' | 'behind') => {
+      asked.push(side);
+      return side === 'court' ? right : mirrored;
+    };
+    let actions = shots.map(action);
+    placeShots(actions, shots, mirrored, [0.9, 0.9], 30, 1, { refit });
+    expect(asked).toEqual(['court']);
+    expect(actions.map((a) => a.is_three_point)).toEqual([true, false]);
+    expect(actions.map((a) => a.points)).toEqual([3, 2]);
+    // without the other side's fit the geometry is dropped, as before
+    actions = shots.map(action);
+    placeShots(actions, shots, mirrored, [0.9, 0.9], 30, 1, { refit: () => null });
+    expect(actions.map((a) => a.is_three_point)).toEqual([null, null]);
+  });
+
+  it('fits a low camera behind the shooter on the side of the board it is asked for', () => {
+    const truth = lookAtRim([12, 0.8, 1.5], 58);
+    const rim = rimOf(truth);
+    const fit = fitCourt(renderCourt(truth), W, H, rim, 'court');
+    expect(fit).not.toBeNull();
+    // on the court side, in front of the free-throw line (the grazing view leaves its height and
+    // distance loosely fixed: the ball sizes check it afterwards)
+    expect(cameraSide(fit!)).toBe('court');
+    expect(fit!.camera.pos[0]).toBeGreaterThan(COURTS.fiba.ftX);
+    const behind = fitCourt(renderCourt(truth), W, H, rim, 'behind');
+    if (behind) expect(cameraSide(behind)).toBe('behind');
   });
 });

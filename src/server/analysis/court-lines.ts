@@ -331,6 +331,21 @@ export function scoreCamera(cam: CourtCamera, pts: Float64Array, dist: Float32Ar
   return { hit, seen };
 }
 
+/**
+ * Which side of the backboard's plane the camera may be on: `court` (in front of the board, on the
+ * court side: behind a shooter, the sidelines, the corners), `behind` (beyond the baseline, behind
+ * the board), or `any`. From a low camera that sees only the lane and the baseline, the two sides
+ * fit the lines about equally well; the ball's size along the flights tells them apart.
+ */
+export type CameraSide = 'any' | 'court' | 'behind';
+
+/** Camera bearing `az` (radians from +x) on `side`: the board's face is at x = −0.375 m, so a camera at the board's plane or beyond is `behind`. */
+function onSide(az: number, side: CameraSide): boolean {
+  if (side === 'any') return true;
+  const front = Math.cos(az) > -0.05;
+  return side === 'court' ? front : !front;
+}
+
 /** Model length on painted lines minus half the visible model length off them. */
 const netScore = (s: { hit: number; seen: number }) => s.hit - 0.5 * (s.seen - s.hit);
 
@@ -343,6 +358,7 @@ export function fitCourt(
   width: number,
   height: number,
   rim: { x: number; y: number; w: number },
+  side: CameraSide = 'any',
 ): CourtFit | null {
   if (!(rim.w > 2)) return null;
   const mask = lineMask(background, width, height);
@@ -355,7 +371,10 @@ export function fitCourt(
   const mid = modelPoints(fiba, 0.18);
   const coarse: Array<{ p: Pose; s: number }> = [];
   const deg = Math.PI / 180;
-  for (let az = -150; az <= 150; az += 5) {
+  // one side only: the whole circle of bearings on it (from right behind the basket too)
+  const azRange = side === 'any' ? 150 : 180;
+  for (let az = -azRange; az <= azRange; az += 5) {
+    if (!onSide(az * deg, side) || (side !== 'any' && az === 180)) continue;
     for (const zc of [1.2, 1.4, 1.6, 1.8, 2.1, 2.5, 3, 3.6, 4.4, 5.4, 6.6, 8, 9.6]) {
       for (const fov of [40, 47, 55, 63, 72, 84]) {
         for (const sc of [0.62, 0.75, 0.9, 1.08, 1.3, 1.6]) {
@@ -389,7 +408,7 @@ export function fitCourt(
     m === fiba ? { m, pts, mid } : { m, pts: modelPoints(m, 0.1), mid: modelPoints(m, 0.18) },
   );
   const evalPose = (p: Pose, tol: number, set: (typeof models)[number]) => {
-    if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2) return -1e9;
+    if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2 || !onSide(p.az, side)) return -1e9;
     const cam = cameraFor(p, t);
     return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? set.mid : set.pts, dist, t, tol)) : -1e9;
   };
@@ -606,6 +625,14 @@ export const MIN_COVERAGE = 0.4;
 /** …and at least this many pixels of them (at 640 px wide) do. */
 export const MIN_MATCHED_PX = 120;
 
+/** The median background of a clip's samples, computed once (the court may be read more than once). */
+const backgroundCache = new WeakMap<object, { path: CameraPath; rgb: Uint8Array }>();
+
+/** The side of the board the fitted camera is on (see {@link CameraSide}). */
+export function cameraSide(fit: CourtFit): 'court' | 'behind' {
+  return onSide(Math.atan2(fit.camera.pos[1], fit.camera.pos[0]), 'court') ? 'court' : 'behind';
+}
+
 /**
  * Reads the court around the target rim from the sampled frames (stabilised by the camera path).
  * Null when the camera moves (the stabilised background would smear) or the lines do not
@@ -617,17 +644,25 @@ export function readCourt(
   rim: { x: number; y: number; w: number },
   width: number,
   height: number,
+  side: CameraSide = 'any',
 ): CourtFit | null {
   if (samples.length < 3) return null;
   const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
   const spread = Math.max(...offs.map((o) => Math.hypot(o[0] - offs[0][0], o[1] - offs[0][1])));
   if (spread > 0.03 * width) return null;
-  const bg = medianBackground(
-    samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
-    width,
-    height,
-  );
-  const fit = fitCourt(bg, width, height, rim);
+  let bg = backgroundCache.get(samples);
+  if (!bg || bg.path !== path) {
+    bg = {
+      path,
+      rgb: medianBackground(
+        samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
+        width,
+        height,
+      ),
+    };
+    backgroundCache.set(samples, bg);
+  }
+  const fit = fitCourt(bg.rgb, width, height, rim, side);
   if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
   return fit;
 }
@@ -637,6 +672,18 @@ export const FT_SPOT_RADIUS_M = 2;
 /** …with the scene this calm (`calm` ratio), or, without court geometry, calmer than `FT_CALM_ALONE`. */
 export const FT_CALM_AT_SPOT = 0.08;
 export const FT_CALM_ALONE = 0.05;
+
+/**
+ * Free-throw pairs: two attempts in a row at one hoop whose image paths run within this many rim
+ * widths of each other ({@link flightPathDistance}; free-throw pairs measured 0.04–0.58, most
+ * ≤ 0.3; other consecutive shots mostly > 1)…
+ */
+export const FT_PAIR_PATH = 0.45;
+/** …the second released at most this long after the first reached the rim (s; the ball is handed back)… */
+export const FT_PAIR_MAX_GAP_S = 12;
+/** …with neither taken in a busy scene (`calm` ratio: both below this; a moving camera's motion mask is never calm, hence the looser bound). */
+export const FT_PAIR_CALM = 0.25;
+export const FT_PAIR_CALM_MOVING = 0.75;
 
 /**
  * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
@@ -652,31 +699,152 @@ export function placeShots(
   calm: number[],
   fps: number,
   timeScale: number,
-): void {
-  let flights = shots.map((s) =>
-    court ? reconstructFlight(court, s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame), fps, timeScale) : null,
-  );
+  opts: {
+    /** Reads the court again with the camera on the given side of the board (see {@link CameraSide}). */
+    refit?: (side: 'court' | 'behind') => CourtFit | null;
+    /** Per shot, its target rim (stabilised px) and the hoop's id. */
+    rims?: Array<{ x: number; y: number; w: number; id: number }>;
+    /** The camera moves (panning): its motion mask is never calm. */
+    moving?: boolean;
+  } = {},
+): ShotPlacement[] {
+  const { refit, rims } = opts;
+  const courtRead = court !== null;
+  const flightsOf = (c: CourtFit | null) =>
+    shots.map((s) => (c ? reconstructFlight(c, s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame), fps, timeScale) : null));
   // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
-  const ratios = flights.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
-  const clipRatio = ratios.length ? ratios[ratios.length >> 1] : 1;
+  const ratioOf = (fl: Array<Flight3D | null>) => {
+    const ratios = fl.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
+    return ratios.length ? ratios[ratios.length >> 1] : 1;
+  };
+  let flights = flightsOf(court);
+  let clipRatio = ratioOf(flights);
+  if (court && refit && (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1])) {
+    // the lane and the baseline alone fit a camera on either side of the board: the other side
+    // may be the one the ball sizes agree with (a ball nearer the camera than the rim looks larger)
+    const other = refit(cameraSide(court) === 'court' ? 'behind' : 'court');
+    if (other) {
+      const fl = flightsOf(other);
+      const r = ratioOf(fl);
+      if (r >= SIZE_RATIO_RANGE[0] && r <= SIZE_RATIO_RANGE[1]) {
+        court = other;
+        flights = fl;
+        clipRatio = r;
+      }
+    }
+  }
   if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
     court = null;
     flights = flights.map(() => null);
   }
-  shots.forEach((s, i) => {
-    const a = actions[i];
+  const fit = court;
+  const locs = shots.map((_, i) => {
     const flight = flights[i];
     const ok = flight && flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1];
-    const loc = court && ok ? locateShot(court, flight) : null;
-    let ft: boolean;
-    if (loc && loc.ftSpotDistance !== null) ft = loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
-    else ft = calm[i] < FT_CALM_ALONE;
+    return fit && ok ? locateShot(fit, flight) : null;
+  });
+  const fts = shots.map((_, i) => {
+    const loc = locs[i];
+    if (loc && loc.ftSpotDistance !== null) return loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
+    return calm[i] < FT_CALM_ALONE;
+  });
+  const paths = shots.map((s, i) => (i > 0 && rims && rims[i].id === rims[i - 1].id ? flightPathDistance(shots[i - 1], s, rims[i], fps) : null));
+  const gaps = shots.map((s, i) => (i > 0 ? ((s.releaseFrame - shots[i - 1].rimFrame) / fps) * timeScale : null));
+  // two attempts in a row from the same spot, a few seconds apart, while the scene waits: a pair of free throws
+  const notFt = (i: number) => {
+    const l = locs[i];
+    return !!l && (l.isThree === true || (l.ftSpotDistance !== null && l.ftSpotDistance >= FT_SPOT_RADIUS_M));
+  };
+  for (let i = 1; i < shots.length; i++) {
+    const path = paths[i];
+    const gap = gaps[i]!;
+    if (path === null || path > FT_PAIR_PATH || gap < 0 || gap > FT_PAIR_MAX_GAP_S) continue;
+    if (Math.max(calm[i - 1], calm[i]) >= (opts.moving ? FT_PAIR_CALM_MOVING : FT_PAIR_CALM)) continue;
+    if (notFt(i - 1) || notFt(i)) continue;
+    fts[i - 1] = true;
+    fts[i] = true;
+  }
+  return shots.map((s, i) => {
+    const a = actions[i];
+    const flight = flights[i];
+    const loc = locs[i];
+    const ft = fts[i];
     const isThree = ft ? false : (loc?.isThree ?? null);
     a.is_free_throw = ft;
     a.is_three_point = isThree;
     a.points = s.made ? (ft ? 1 : isThree ? 3 : 2) : 0;
     a.shot_world = loc?.world ? [Math.round(loc.world[0] * 1e4) / 1e4, Math.round(loc.world[1] * 1e4) / 1e4] : null;
+    const why: ShotPlacement['why'] = !courtRead
+      ? 'no_court'
+      : !court
+        ? 'size_check'
+        : !flight
+          ? 'no_flight'
+          : !(flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1])
+            ? 'flight_size'
+            : !loc?.world
+              ? 'flight_misfit'
+              : 'placed';
+    return {
+      why,
+      origin: flight && loc?.world ? { ...flight.origin } : null,
+      threeDistance: loc?.threeDistance ?? null,
+      ftSpotDistance: loc?.ftSpotDistance ?? null,
+      rms: flight?.rms ?? null,
+      sizeRatio: flight?.sizeRatio ?? null,
+      calm: calm[i],
+      model: court?.model.name ?? null,
+      prevPath: paths[i],
+      prevGap: gaps[i],
+    };
   });
+}
+
+/**
+ * How far apart two shots' image paths run, in rim widths: the median distance of one flight's
+ * tracked points (from release to the rim, farther than 2 rim widths from the rim, where all
+ * shots at a hoop converge) to the other's fitted parabola (extended 1 s back before its
+ * release: its start may have been picked up late), the larger of both ways. Two free throws
+ * by one shooter at one line follow the same path (≤ ~0.3); shots from elsewhere do not.
+ * Infinity when either flight has fewer than 3 such points.
+ */
+export function flightPathDistance(a: ShotDetection, b: ShotDetection, rim: { x: number; y: number; w: number }, fps: number): number {
+  const one = (p: ShotDetection, q: ShotDetection) => {
+    const pts = p.arc.points.filter((o) => o.frame >= p.releaseFrame && o.frame <= p.rimFrame && Math.hypot(o.x - rim.x, o.y - rim.y) > 2 * rim.w);
+    if (pts.length < 3) return Infinity;
+    const f = q.arc.fit;
+    const curve: Array<[number, number]> = [];
+    for (let fr = q.releaseFrame - fps; fr <= q.rimFrame; fr += 0.25) {
+      const t = fr - f.t0;
+      curve.push([f.d + f.e * t, f.a + f.b * t + f.c * t * t]);
+    }
+    const d = pts
+      .map((o) => {
+        let best = Infinity;
+        for (const [x, y] of curve) best = Math.min(best, Math.hypot(o.x - x, o.y - y));
+        return best / rim.w;
+      })
+      .sort((x, y) => x - y);
+    return d[d.length >> 1];
+  };
+  return Math.max(one(a, b), one(b, a));
+}
+
+/** How a shot was placed on the court (diagnostics of {@link placeShots}, not an artifact). */
+export interface ShotPlacement {
+  /** `placed`, or why not: no court read, the clip's ball-size check dropped it, no flight reconstructed, its own ball size or misfit out of range. */
+  why: 'placed' | 'no_court' | 'size_check' | 'no_flight' | 'flight_size' | 'flight_misfit';
+  /** Reconstructed floor origin (m, basket frame). */
+  origin: { x: number; y: number } | null;
+  threeDistance: number | null;
+  ftSpotDistance: number | null;
+  rms: number | null;
+  sizeRatio: number | null;
+  /** Calm-scene ratio before the release (see finish.ts#sceneCalm). */
+  calm: number;
+  model: 'fiba' | 'nba' | null;
+  prevPath: number | null;
+  prevGap: number | null;
 }
 
 /** A painted line: a thin ridge component at least this share of the frame width long (courts: 0.1–0.95 in most frames; test patterns, fractals: ≤ 0.03). */

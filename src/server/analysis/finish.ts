@@ -4,7 +4,7 @@ import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
-import { courtVisible, placeShots, readCourt, RIM_HEIGHT_M, type CourtFit } from './court-lines';
+import { courtVisible, placeShots, readCourt, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -34,6 +34,8 @@ export interface FinishOutput {
   evidence: MakeEvidence[];
   /** Where the passer may be seen, per shot action in the same order (input of the player step, not an artifact). */
   moments?: ShotMoments[];
+  /** How each shot action was placed on the court, in the same order (diagnostics, not an artifact). */
+  placement?: ShotPlacement[];
 }
 
 /** A ball position in a frame, image pixels of the analysis frame. */
@@ -160,7 +162,11 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
   assignTeams(players, { solo });
-  placeShots(shotActions, shots, court, calm, fps, timeScale);
+  const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
+    refit: (side) => (target ? readCourt(fixedSamples, path, target, width, height, side) : null),
+    rims: tagged.map((t) => ({ ...goals[t.k], id: t.k })),
+    moving: tracked.length > 0,
+  });
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);
   const actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
@@ -170,7 +176,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence), moments };
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence), moments, placement };
 }
 
 /** See {@link ShotMoments}: up to 3 flights that travelled ≥ 3 ball diameters sideways, ended within 4.5 s before the release and started after the previous shot's end. */
