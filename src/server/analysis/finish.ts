@@ -1,5 +1,5 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
-import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
+import { estimateTimeScale, gravityWindowScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -72,8 +72,10 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   if (moving) path = anchorPath(moving, path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
-  const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps, dims));
-  const timeScale = estimateTimeScale(arcs, fps);
+  const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
+  const gScale = gravityWindowScale(allArcs, fps, dims);
+  const arcs = allArcs.filter((a) => isFlightArc(a, fps, dims, gScale));
+  const timeScale = estimateTimeScale(arcs, fps, gScale);
   const lookback = Math.round((1.6 / timeScale) * fps);
   const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
   const rims = persistentRims(

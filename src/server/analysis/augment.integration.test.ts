@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runFfmpeg } from '../media/ffmpeg';
+import { AUGMENT_VARIANTS, augmentArgs, augmentTruth } from './bench-augment';
+import type { GroundTruthClip } from './ground-truth';
+import { analyseVideo } from './index';
+import { scoreClip, type ClipScore } from './scoring';
+
+/**
+ * Robustness: one synthetic clip (makes and misses at one hoop, 640×360) and transformed
+ * copies of it made the way `bench:analysis -- --augment` makes them from the real clips. The
+ * truth is times and made/missed, so it holds for the mirrored, darkened, compressed or
+ * downscaled copy; the slowed copy's times are doubled.
+ */
+const VARIANTS = ['mirror', 'dark', 'lowcontrast', 'lowres', 'crf35', 'slow0.5'];
+
+const SCRIPT = (['swish', 'rim_out', 'air_ball', 'rim_in', 'bank_out', 'swish'] as const).map((kind) => ({ kind }));
+
+const scores = new Map<string, ClipScore>();
+
+async function prepare(): Promise<void> {
+  const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
+  const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}`);
+  await mkdir(dir, { recursive: true });
+  const video = join(dir, 'original.mp4');
+  const gtFile = join(dir, 'original.json');
+  if (!existsSync(video) || !existsSync(gtFile)) await renderSyntheticGame({ seed: 121, width: 640, height: 360, script: SCRIPT }, video);
+  const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
+  scores.set('original', scoreClip(truth, await analyseVideo(video, {})));
+  for (const name of VARIANTS) {
+    const v = AUGMENT_VARIANTS.find((x) => x.name === name)!;
+    const out = join(dir, `${name}.mp4`);
+    const src = { width: 640, height: 360, fps: 30 };
+    if (!existsSync(out)) {
+      await runFfmpeg(augmentArgs(v, src, video, `${out}.part.mp4`));
+      await rename(`${out}.part.mp4`, out);
+    }
+    const t = augmentTruth(truth, v, `${name}.mp4`, truth.media);
+    scores.set(name, scoreClip(t, await analyseVideo(out, {})));
+  }
+}
+
+describe('transformed copies of a synthetic clip', () => {
+  beforeAll(prepare, 900_000);
+
+  it('the original finds its attempts', () => {
+    const s = scores.get('original')!;
+    expect(s.truth).toBe(SCRIPT.length);
+    expect(s.matched).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const name of VARIANTS) {
+    it(`${name}: as many attempts found as on the original (± 1), none invented, made/missed as right`, () => {
+      const o = scores.get('original')!;
+      const s = scores.get(name)!;
+      expect(s.truth).toBe(o.truth);
+      expect(s.matched).toBeGreaterThanOrEqual(o.matched - 1);
+      expect(s.detected - s.matched).toBeLessThanOrEqual(0);
+      expect(s.madeCorrect).toBeGreaterThanOrEqual(s.matched - 1);
+    });
+  }
+});
