@@ -77,8 +77,23 @@ export const AUGMENT_VARIANTS: AugmentVariant[] = [
   { name: 'rot-3', transform: 'rotation', filter: () => rotate(-3) },
 ];
 
+/**
+ * A source larger than 1080 px on its short side (a 4K phone clip) is scaled to 1080 before
+ * the transform: the analysis reads at most 640 px, and a 4K encode per copy costs minutes.
+ */
+function capSource(src: AugmentSource): { src: AugmentSource; pre: string | null } {
+  const short = Math.min(src.width, src.height);
+  if (short <= 1080) return { src, pre: null };
+  const k = 1080 / short;
+  const w = even(src.width * k);
+  const h = even(src.height * k);
+  return { src: { ...src, width: w, height: h }, pre: `scale=${w}:${h}:flags=bicubic` };
+}
+
 /** ffmpeg arguments that render `variant` of `input` into `output`. */
-export function augmentArgs(variant: AugmentVariant, src: AugmentSource, input: string, output: string): string[] {
+export function augmentArgs(variant: AugmentVariant, source: AugmentSource, input: string, output: string): string[] {
+  const { src, pre } = capSource(source);
+  const vf = pre ? `${pre},${variant.filter(src)}` : variant.filter(src);
   return [
     '-nostdin',
     '-i',
@@ -87,7 +102,7 @@ export function augmentArgs(variant: AugmentVariant, src: AugmentSource, input: 
     '0:v:0',
     '-an',
     '-vf',
-    variant.filter(src),
+    vf,
     '-c:v',
     'libx264',
     '-preset',
