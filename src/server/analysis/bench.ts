@@ -152,12 +152,20 @@ function header(): void {
   );
 }
 
+/** The clip's name in 44 characters: its end, or for a transformed copy its variant and the end of the source's name. */
+function clipLabel(clip: string): string {
+  if (clip.length <= 44) return clip;
+  const i = clip.indexOf('__');
+  if (i > 0 && i < 16) return `${clip.slice(0, i)}…${clip.slice(-(43 - i))}`;
+  return clip.slice(-44);
+}
+
 function printRow(r: Row): void {
   const s = r.score;
   console.log(
     [
       r.set.padEnd(6),
-      r.clip.slice(-44).padEnd(44),
+      clipLabel(r.clip).padEnd(44),
       String(s.truth).padStart(4),
       String(s.detected).padStart(3),
       String(s.matched).padStart(2),
