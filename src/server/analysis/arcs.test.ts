@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, estimateTimeScale, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+import { GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -60,6 +60,32 @@ describe('arcs', () => {
     const pts = Array.from({ length: 16 }, (_, i) => cand(i, 100 + 8 * i, 300 - 20 * i + c * i * i, r));
     const arcs = splitIntoArcs({ id: 1, points: pts });
     expect(estimateTimeScale(arcs, 30)).toBeCloseTo(2, 1);
+  });
+
+  it('moves the gravity window for slow motion and for 3× clips, and leaves it for real-time and 2× clips', () => {
+    const r = 5;
+    const dims = { width: 640, height: 360 };
+    // three throws at a speed-up `k` (gravity per frame × k²; the velocities scale by k)
+    const clip = (k: number) =>
+      [0, 1, 2].flatMap((t) => {
+        const c = k * k * GRAVITY_NORM_30FPS * r;
+        const n = Math.round(30 / k);
+        const pts = Array.from({ length: n }, (_, i) => cand(100 * t + i, 100 + 4 * k * i, 300 - 12 * k * i + c * i * i, r));
+        return splitIntoArcs({ id: t, points: pts });
+      });
+    expect(gravityWindowScale(clip(1), 30, dims)).toBe(1);
+    expect(gravityWindowScale(clip(2), 30, dims)).toBe(1);
+    const slow = clip(0.5);
+    expect(slow.some((a) => isFlightArc(a, 30, dims))).toBe(false);
+    const ks = gravityWindowScale(slow, 30, dims);
+    expect(ks).toBeCloseTo(0.25, 1);
+    expect(slow.every((a) => a.points.length < 8 || isFlightArc(a, 30, dims, ks))).toBe(true);
+    expect(estimateTimeScale(slow.filter((a) => isFlightArc(a, 30, dims, ks)), 30, ks)).toBeCloseTo(0.5, 1);
+    const fast = clip(3);
+    expect(fast.some((a) => isFlightArc(a, 30, dims))).toBe(false);
+    const kf = gravityWindowScale(fast, 30, dims);
+    expect(kf).toBeCloseTo(2.25, 1);
+    expect(estimateTimeScale(fast.filter((a) => isFlightArc(a, 30, dims, kf)), 30, kf)).toBeCloseTo(3, 1);
   });
 
   it('finds the release where the rise began', () => {

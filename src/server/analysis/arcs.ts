@@ -83,7 +83,7 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
  * Keeps arcs that look like a thrown ball: enough points, enough travel, downward
  * acceleration compatible with gravity for a 1×–2.5× speed clip at the analysis rate.
  */
-export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: number }): boolean {
+export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
   const n = a.points.length;
   if (n < 5) return false;
   const first = a.points[0];
@@ -92,9 +92,31 @@ export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: 
   if (travel < Math.max(5 * a.r, 0.06 * Math.min(dims.width, dims.height))) return false;
   if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
   const rateScale = (30 / fps) ** 2;
-  const g = GRAVITY_NORM_30FPS * rateScale;
-  if (a.gNorm < 0.4 * g || a.gNorm > 7 * g) return false;
+  const g = GRAVITY_NORM_30FPS * rateScale * gScale;
+  if (a.gNorm < window[0] * g || a.gNorm > window[1] * g) return false;
   return a.score > 0.4;
+}
+
+/**
+ * Where the flight gravity window of {@link isFlightArc} sits for this clip (a factor on
+ * gravity). The window (0.4–7 g) covers playback speeds of about 0.63×–2.65×: real-time and
+ * the common 2× clips. A slow-motion clip (0.5×: a quarter of the gravity per frame) or a 3×
+ * one has its flights outside it, all of them. So the arcs are first taken with a wide window
+ * (0.1–16 g); when the median speed of the clean ones (≥ 8 points, ball score > 0.6, ≥ 3 of
+ * them) is outside 0.63×–2.65×, the window moves with it — by its square for a slow clip (its
+ * flights sit where a real-time clip's do), by (speed / 2)² for a fast one (where a 2× clip's
+ * do). Inside, it stays where it is (1).
+ */
+export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: number; height: number }): number {
+  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
+  const v = arcs
+    .filter((a) => a.points.length >= 8 && a.score > 0.6 && isFlightArc(a, fps, dims, 1, [0.1, 16]))
+    .map((a) => Math.sqrt(a.gNorm / g));
+  if (v.length < 3) return 1;
+  const s = median(v);
+  if (s < Math.sqrt(0.4)) return s * s;
+  if (s > Math.sqrt(7)) return (s / 2) ** 2;
+  return 1;
 }
 
 /**
@@ -112,11 +134,12 @@ export function riseBefore(a: Arc, track: BallCandidate[], lookback: number): nu
 }
 
 /** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
-export function estimateTimeScale(arcs: Arc[], fps: number): number {
+export function estimateTimeScale(arcs: Arc[], fps: number, gScale = 1): number {
   const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
   const v = arcs.filter((a) => a.points.length >= 8 && a.score > 0.6).map((a) => Math.sqrt(a.gNorm / g));
-  if (v.length === 0) return 1;
-  return Math.min(3, Math.max(0.7, median(v)));
+  if (v.length === 0) return Math.sqrt(gScale);
+  // A moved gravity window (slow motion, > 2.65×) widens the range the estimate may take.
+  return gScale === 1 ? Math.min(3, Math.max(0.7, median(v))) : Math.min(4.5, Math.max(0.3, median(v)));
 }
 
 /**

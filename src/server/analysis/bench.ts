@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
+import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { defaultFrameFormat, defaultSkipLoopFilter } from './decode';
 import { analyseVideo } from './index';
@@ -151,12 +152,20 @@ function header(): void {
   );
 }
 
+/** The clip's name in 44 characters: its end, or for a transformed copy its variant and the end of the source's name. */
+function clipLabel(clip: string): string {
+  if (clip.length <= 44) return clip;
+  const i = clip.indexOf('__');
+  if (i > 0 && i < 16) return `${clip.slice(0, i)}…${clip.slice(-(43 - i))}`;
+  return clip.slice(-44);
+}
+
 function printRow(r: Row): void {
   const s = r.score;
   console.log(
     [
       r.set.padEnd(6),
-      r.clip.slice(-44).padEnd(44),
+      clipLabel(r.clip).padEnd(44),
       String(s.truth).padStart(4),
       String(s.detected).padStart(3),
       String(s.matched).padStart(2),
@@ -216,6 +225,44 @@ function total(set: string, rows: Row[]): void {
   );
 }
 
+/** `--augment`: per variant and per transform family, the totals of the transformed copies (with the untransformed clips as `original`). */
+function augmentTotals(rows: Row[]): void {
+  const variantOf = (r: Row) => (r.set === 'aug' ? r.clip.split('__')[0] : 'original');
+  const familyOf = new Map<string, string>(AUGMENT_VARIANTS.map((v) => [v.name, v.transform]));
+  familyOf.set('original', 'original');
+  const line = (label: string, rs: Row[]) => {
+    const sum = (f: (s: ClipScore) => number) => rs.reduce((a, r) => a + f(r.score), 0);
+    const truth = sum((s) => s.truth);
+    const tp = sum((s) => s.matched);
+    console.log(
+      [
+        label.padEnd(24),
+        String(rs.length).padStart(5),
+        String(truth).padStart(5),
+        String(sum((s) => s.detected)).padStart(4),
+        String(tp).padStart(4),
+        pct(tp, truth).padStart(6),
+        pct(tp, sum((s) => s.detected)).padStart(5),
+        pct(sum((s) => s.madeCorrect), tp).padStart(5),
+      ].join('  '),
+    );
+  };
+  const rs = rows.filter((r) => r.set === 'aug' || r.set === 'real');
+  if (!rs.some((r) => r.set === 'aug')) return;
+  console.log(`\n${'variant / transform'.padEnd(24)}  clips  true   det    tp  recall   prec   made`);
+  const variants = ['original', ...AUGMENT_VARIANTS.map((v) => v.name)];
+  for (const v of variants) {
+    const vr = rs.filter((r) => variantOf(r) === v);
+    if (vr.length) line(v, vr);
+  }
+  console.log('');
+  for (const fam of [...new Set(variants.map((v) => familyOf.get(v)!))]) {
+    const fr = rs.filter((r) => familyOf.get(variantOf(r)) === fam);
+    if (fr.length) line(`[${fam}]`, fr);
+  }
+  line('TOTAL transformed', rs.filter((r) => r.set === 'aug'));
+}
+
 type SyntheticSet = 'tuning' | 'held-out' | 'seen';
 
 async function syntheticFolder(which: SyntheticSet): Promise<string | null> {
@@ -229,7 +276,9 @@ async function syntheticFolder(which: SyntheticSet): Promise<string | null> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const noSynth = args.includes('--no-synth');
+  const augment = args.includes('--augment');
+  // The robustness benchmark is about real footage: the tuning set only when asked (--synth).
+  const noSynth = args.includes('--no-synth') || (augment && !args.includes('--synth'));
   const heldOut = args.includes('--held-out');
   const seen = args.includes('--seen');
   const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -268,12 +317,20 @@ async function main(): Promise<void> {
     const videos = readdirSync(folder).filter((f) => /\.(mp4|mov|mkv|webm|avi)$/i.test(f));
     if (!videos.length) continue;
     await benchFolder('real', folder, rows, filter);
+    if (augment) {
+      const out = join(repoRoot, '.data/bench/augmented', basename(resolve(folder)));
+      const keep = only ? (f: string) => only.some((o) => f.includes(o)) : undefined;
+      await ensureAugmentedSet(folder, out, (l) => console.log(l), AUGMENT_VARIANTS, keep);
+      await benchFolder('aug', out, rows, filter);
+    }
   }
   console.log('');
   total('synth', rows);
   total('seen', rows);
   total('held', rows);
   total('real', rows);
+  total('aug', rows);
+  augmentTotals(rows);
 }
 
 main().catch((err: unknown) => {

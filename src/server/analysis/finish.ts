@@ -1,5 +1,6 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
-import { estimateTimeScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
+import { normaliseExposure } from './exposure';
+import { estimateTimeScale, gravityWindowScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -68,18 +69,22 @@ const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
  */
 export function finishAnalysis(input: FinishInput): FinishOutput {
   const { features, width, height, fps } = input;
+  // the rim, net, board and line searches test absolute levels: an under- or overexposed clip's samples are corrected first
+  const samples = normaliseExposure(input.samples);
   const dims = { width, height };
   let path = cameraPath(features);
   const moving = movingHoops(input.rimSamples ?? [], path, dims);
   if (moving) path = anchorPath(moving, path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
-  const arcs = tracks.flatMap((t) => splitIntoArcs(t)).filter((a) => isFlightArc(a, fps, dims));
-  const timeScale = estimateTimeScale(arcs, fps);
+  const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
+  const gScale = gravityWindowScale(allArcs, fps, dims);
+  const arcs = allArcs.filter((a) => isFlightArc(a, fps, dims, gScale));
+  const timeScale = estimateTimeScale(arcs, fps, gScale);
   const lookback = Math.round((1.6 / timeScale) * fps);
   const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
   const rims = persistentRims(
-    input.samples
+    samples
       .filter((smp) => smp.index < features.length)
       .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
   ).filter((r) => r.score >= 0.45);
@@ -96,9 +101,9 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
   // balls thrown about elsewhere end somewhere too
   let lined: boolean | null = null;
-  const courtInView = () => (lined ??= courtVisible(input.samples, width, height));
+  const courtInView = () => (lined ??= courtVisible(samples, width, height));
   if (target && !tracked.length && !rims.some((r) => rimAt(r, target!)) && !courtInView()) target = null;
-  const fixedSamples = input.samples.filter((smp) => smp.index < features.length);
+  const fixedSamples = samples.filter((smp) => smp.index < features.length);
   let court: CourtFit | null | undefined;
   if (target && !tracked.length) {
     // a rim placed on its net is kept only when the court seen from it puts the camera behind the board (see placeOnNet)

@@ -8,6 +8,7 @@ import {
   motionMask,
   packFeatures,
   packedLength,
+  sameImage,
   smallGray,
   toRgb,
   unpackFeatures,
@@ -179,6 +180,40 @@ describe('motion blobs', () => {
       expect(f.dx).toBe(2);
       expect(f.blobs.filter((b) => b.area > 30)).toHaveLength(0);
     }
+  });
+});
+
+describe('repeated frames (slowed or frame-rate-converted video)', () => {
+  it('finds the moving ball on every new frame when each frame is shown twice, and nothing on the repeats', () => {
+    const orange: [number, number, number] = [220, 110, 40];
+    const bg: [number, number, number] = [90, 120, 160];
+    const pictures = [0, 1, 2, 3, 4].map((i) => frame(bg, disc(30 + 16 * i, 50 - 3 * i, 5, orange)));
+    // A A B B C C D D E E: a copy of each picture (a new buffer with the same pixels)
+    const frames = pictures.flatMap((p) => [p, Uint8Array.from(p)]);
+    const feats = computeRun(frames, W, H, 0, makeScratch(W, H));
+    expect(feats).toHaveLength(8);
+    // inner frames 1..8 are A' B B' C C' D D' E: the new pictures B, C, D at 2, 4, 6
+    feats.forEach((f, k) => {
+      const i = k + 1;
+      const balls = f.blobs.filter((b) => b.ballColour > 0.9);
+      if (i % 2 === 0 && i < 8) {
+        expect(balls, `frame ${i}`).toHaveLength(1);
+        expect(Math.abs(balls[0].x - (30 + 8 * i))).toBeLessThan(3);
+      } else {
+        expect(f.blobs, `frame ${i}`).toHaveLength(0);
+      }
+    });
+  });
+
+  it('tells a repeated picture from one where only a small ball moved', () => {
+    const orange: [number, number, number] = [220, 110, 40];
+    const bg: [number, number, number] = [90, 120, 160];
+    const a = frame(bg, disc(40, 40, 2, orange));
+    const b = frame(bg, disc(46, 40, 2, orange));
+    const noisy = a.map((v, k) => Math.max(0, Math.min(255, v + ((k * 7) % 9) - 4)));
+    expect(sameImage(a, noisy)).toBe(true);
+    // orange on this blue has the same grey (R + G + B): the test must see colour
+    expect(sameImage(a, b)).toBe(false);
   });
 });
 

@@ -685,11 +685,26 @@ export function computeRun(
   }
   const gridW = Math.ceil(width / GRID);
   const gridH = Math.ceil(height / GRID);
+  // A frame that repeats the one before it (slowed or frame-rate-converted video) carries no
+  // new picture: it gets no blobs and no motion, and the frame before it is differenced with
+  // the next new frame instead (a repeated neighbour would hide every moving pixel).
+  const repeat = frames.map((f, i) => i > 0 && (f === frames[i - 1] || sameImage(frames[i - 1], f)));
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
     const grid = new Uint16Array(gridW * gridH);
-    motionMask(frames[i - 1], frames[i], frames[i + 1], width, height, shifts[i], shifts[i + 1], scratch, fmt);
-    const blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height);
+    let blobs: MotionBlob[] = [];
+    if (!repeat[i]) {
+      let j = i + 1;
+      while (j < frames.length - 1 && repeat[j] && frames[j] !== frames[i]) j++;
+      if (repeat[j] || frames[j] === frames[i]) j = i + 1;
+      const sn = { dx: 0, dy: 0 };
+      for (let k = i + 1; k <= j; k++) {
+        sn.dx += shifts[k].dx;
+        sn.dy += shifts[k].dy;
+      }
+      motionMask(frames[i - 1], frames[i], frames[j], width, height, shifts[i], sn, scratch, fmt);
+      blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height);
+    }
     out.push({
       index: firstIndex + i - 1,
       dx: shifts[i].dx,
@@ -702,6 +717,23 @@ export function computeRun(
     });
   }
   return out;
+}
+
+/**
+ * Whether two frames show the same picture: at most 8 bytes (channels of pixels, RGB or YUV)
+ * differ by more than 30 — a repeated frame, re-encoded (x264 at CRF 18 leaves differences of up
+ * to ~25 on a few bytes of a repeat). A ball moving anywhere changes far more bytes by far more
+ * (the motion mask's threshold is ≥ 40 over three channels). Stops as soon as it is sure, so a
+ * new frame costs a fraction of one pass.
+ */
+export function sameImage(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let n = 0;
+  for (let k = 0; k < a.length; k++) {
+    const d = a[k] - b[k];
+    if ((d > 30 || d < -30) && ++n > 8) return false;
+  }
+  return true;
 }
 
 /**
