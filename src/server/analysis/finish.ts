@@ -4,7 +4,7 @@ import { estimateTimeScale, gravityWindowScale, isFlightArc, riseBefore, splitIn
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
+import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
 import { courtVisible, placeShots, readCourt, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -110,8 +110,10 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     const placed = placeOnNet(target, fixedSamples, path, dims);
     if (placed !== target) {
       const fit = readCourt(fixedSamples, path, placed, width, height);
-      if (fit && fit.camera.pos[0] < BOARD_X_M) {
-        target = placed;
+      // the court read from the moved rim puts the camera behind the board, or the rim found is beside its net
+      if ((fit && fit.camera.pos[0] < BOARD_X_M) || placed.besideNet) {
+        const { besideNet: _, ...moved } = placed;
+        target = moved;
         court = fit;
       }
     }
@@ -156,7 +158,9 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
   if (court === undefined) court = target ? readCourt(fixedSamples, path, target, width, height) : null;
-  netSwingVeto(shots, fps, timeScale, { lookingDown: !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1 });
+  const lookingDown = !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;
+  netSwingVeto(shots, fps, timeScale, { lookingDown });
+  if (lookingDown) reboundRiseVeto(shots, fps, timeScale);
   if (tracked.length) unseenDropVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
@@ -303,7 +307,7 @@ export function placeOnNet(
   samples: Array<{ index: number; rgb: Uint8Array }>,
   path: CameraPath,
   dims: { width: number; height: number },
-): HoopEstimate {
+): HoopEstimate & { besideNet?: boolean } {
   const wBall = 2 * RIM_OVER_BALL * h.ballR;
   const wExp = Math.max(h.w, wBall);
   const pick = samples.length <= 5 ? samples : [0, 1, 2, 3, 4].map((k) => samples[Math.round((k * (samples.length - 1)) / 4)]);
@@ -325,8 +329,14 @@ export function placeOnNet(
   const ry = ny - RIM_ABOVE_NET_TOP * nw;
   const off = Math.abs(h.x - nx) > 0.25 * nw || Math.abs(Math.log(h.w / nw)) > Math.log(1.25) || Math.abs(h.y - ry) > 0.35 * nw;
   if (!off) return h;
-  return { ...h, x: nx, y: ry, w: nw };
+  // The net hangs centred under its rim in every view: a rim found beside the net's centre or below its top edge is
+  // not the rim (the board's lower edge running away from it, seen from behind the board).
+  const besideNet = Math.abs(h.x - nx) > NET_BESIDE * nw || h.y > ny + NET_BESIDE * nw;
+  return { ...h, x: nx, y: ry, w: nw, besideNet };
 }
+
+/** A rim found more than this many net widths beside its net's centre, or below its top edge, is not the rim (see {@link placeOnNet}). */
+export const NET_BESIDE = 0.2;
 
 /** Least box-edge score of a net under a rim (`netTop`): true nets score 0.72–0.77 on the baseline views measured, the rest ≤ 0.5. */
 export const NET_TOP_MIN_SCORE = 0.6;

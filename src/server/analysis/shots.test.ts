@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, netSwingVeto, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -123,7 +123,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -241,5 +241,38 @@ describe('shots seen only leaving the net', () => {
     const shots = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
     expect(shots).toHaveLength(1);
     expect(shots[0].droppedThrough).toBeUndefined();
+  });
+});
+
+describe('rebound rise (cameras looking down)', () => {
+  const hoop: HoopEstimate = { x: 400, y: 100, w: 20, ballR: 5, support: 1, quality: 1, confidence: 1 };
+  const pt = (frame: number, dx: number, dy: number): BallCandidate => ({ frame, x: hoop.x + dx * hoop.w, y: hoop.y + dy * hoop.w, r: 5, score: 0.8, ballColour: 0.8 });
+  const at = (rimFrame: number, made = true) => ({ rimFrame, made, madeConfidence: 0.8, kind: 'swish', evidence: { riseAfterRim: 0 } }) as unknown as ShotDetection;
+
+  it('measures how far the ball went up again at the rim after rim arrival, in rim widths', () => {
+    // Measured on a rendered elevated game: a rim-out that came to the rim, bounced up ~0.6 rim widths, then fell.
+    const rimOut = { id: 1, points: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map((k) => pt(100 + k, -0.5 + 0.1 * k, k <= 2 ? -0.3 + 0.1 * k : k <= 6 ? -0.1 - 0.2 * (k - 2) : -0.9 + 0.35 * (k - 6))) };
+    expect(riseAfterRim(at(100), [rimOut], hoop, 30, 1)).toBeGreaterThan(0.6);
+    // A make only falls through the net.
+    const through = { id: 2, points: [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => pt(100 + k, 0, -0.5 + 0.3 * k)) };
+    expect(riseAfterRim(at(100), [through], hoop, 30, 1)).toBe(0);
+    // A ball rising far from the rim (a rebound caught beside the hoop) does not count.
+    const elsewhere = { id: 3, points: [0, 1, 2, 3, 4, 5].map((k) => pt(104 + k, 3, 0.5 - 0.2 * k)) };
+    expect(riseAfterRim(at(100), [elsewhere], hoop, 30, 1)).toBe(0);
+  });
+
+  it('calls missed a make whose ball rose again at the rim, keeps the others', () => {
+    const shots = [0.58, 0.93, 0.13, 0, 0.34].map((rise) => {
+      const s = at(100);
+      s.evidence.riseAfterRim = rise;
+      return s;
+    });
+    const seenBelow = at(200);
+    seenBelow.evidence.riseAfterRim = 1;
+    seenBelow.droppedThrough = true;
+    reboundRiseVeto([...shots, seenBelow], 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([false, false, true, true, true]);
+    expect(seenBelow.made).toBe(true);
+    expect(REBOUND_RISE_MISSED).toBeGreaterThan(0.13);
   });
 });

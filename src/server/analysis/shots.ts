@@ -66,6 +66,13 @@ export interface MakeEvidence {
    * falling under it; a rim-out rolls off sideways. Below the net there is no net to make false ball blobs.
    */
   dropRun: number;
+  /**
+   * How far the ball rose again at the rim after rim arrival, in rim widths: the most any ball sighting near
+   * the rim (within 1.5 rim widths across, from 1 rim width above to 0.6 below its level, in the 0.6 s after
+   * rim arrival) is followed on its track, within 0.7 s, by one higher up. A ball dropping through the net
+   * only falls; a rim-out that bounces off the rim goes up first (see {@link reboundRiseVeto}).
+   */
+  riseAfterRim: number;
 }
 
 /** Evidence of a shot whose outcome has not been measured yet. */
@@ -84,6 +91,7 @@ function emptyEvidence(): MakeEvidence {
     netAfter: NaN,
     netLate: NaN,
     dropRun: 0,
+    riseAfterRim: 0,
   };
 }
 
@@ -313,6 +321,30 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
   return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
 }
 
+/** See {@link MakeEvidence.riseAfterRim}. */
+export function riseAfterRim(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, fps: number, timeScale = 1): number {
+  const w = hoop.w;
+  const f1 = s.rimFrame + Math.round((0.6 / timeScale) * fps);
+  const span = Math.round((0.7 / timeScale) * fps);
+  let best = 0;
+  for (const t of tracks) {
+    const pts = t.points;
+    if (pts[pts.length - 1].frame <= s.rimFrame || pts[0].frame > f1) continue;
+    for (let i = 0; i < pts.length; i++) {
+      const p = pts[i];
+      if (p.frame < s.rimFrame || p.frame > f1) continue;
+      if (p.r < 0.5 * hoop.ballR || p.r > 1.8 * hoop.ballR || p.score < 0.3) continue;
+      if (Math.abs(p.x - hoop.x) > 1.5 * w || p.y < hoop.y - w || p.y > hoop.y + 0.6 * w) continue;
+      for (let j = i + 1; j < pts.length && pts[j].frame <= p.frame + span; j++) {
+        const q = pts[j];
+        if (q.r < 0.5 * hoop.ballR || q.r > 1.8 * hoop.ballR || q.score < 0.3) continue;
+        best = Math.max(best, (p.y - q.y) / w);
+      }
+    }
+  }
+  return best;
+}
+
 /**
  * Length of the longest run of ball sightings falling below the net between `f0` and `f1`: candidates of ball
  * size and a fair score 1.2–3.2 rim widths under the rim and within 1.6 rim half-widths of its centre, each one
@@ -527,6 +559,7 @@ export function classifyMake(
     ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
   }
   ev.dropRun = dropBelowNet(candidates, hoop, s.rimFrame, s.rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
+  ev.riseAfterRim = riseAfterRim(s, tracks, hoop, fps, timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
   if (!Number.isNaN(ev.crossOffset)) {
@@ -589,6 +622,25 @@ function setKind(s: ShotDetection, fps: number, timeScale: number): void {
   if (s.made === true) s.kind = ev.contact && ev.dwellFrames > (0.25 * fps) / timeScale ? 'rim_in' : 'swish';
   else if (s.made === false) s.kind = ev.contact ? 'rim_out' : 'air_ball';
   else s.kind = 'unknown';
+}
+
+/** A make whose ball rose again at the rim by this much (rim widths, `riseAfterRim`) bounced off it (cameras looking down). */
+export const REBOUND_RISE_MISSED = 0.35;
+
+/**
+ * Cameras looking down on the rim (elevated views): a rim-out that bounces off the rim and falls in front of or
+ * behind the net crosses the net-bottom level inside the rim span in the image, and its net may swing too (the
+ * ball brushes it), so crossing and net swing call it made. Its path says otherwise: after rim arrival it went up
+ * again (`riseAfterRim` 0.35–1.8 rim widths on the rim-outs and bank-outs measured) where a ball that drops
+ * through the net only falls (≤ 0.13 on the makes measured). A make with such a rise is called missed.
+ */
+export function reboundRiseVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+  for (const s of shots) {
+    if (s.made !== true || s.droppedThrough || !(s.evidence.riseAfterRim >= REBOUND_RISE_MISSED)) continue;
+    s.made = false;
+    s.madeConfidence = s.evidence.riseAfterRim >= 2 * REBOUND_RISE_MISSED ? 0.7 : 0.6;
+    setKind(s, fps, timeScale);
+  }
 }
 
 /** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */

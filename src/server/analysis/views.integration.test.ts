@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../media/ffmpeg';
+import { placeOnNet } from './finish';
 import { netTop, persistentRims } from './hoop-appearance';
+import { RIM_OVER_BALL } from './hoop-locate';
 import { renderSyntheticGame, simulateSyntheticGame } from './synth/render';
 
 const W = 640;
@@ -59,5 +61,18 @@ describe('baseline view from behind the board', () => {
       expect(Math.abs(n!.w / truth.w - 1)).toBeLessThan(0.15);
       expect(Math.abs(n!.y - 0.17 * n!.w - truth.y)).toBeLessThan(0.15 * truth.w);
     }
+  });
+
+  it('moves a rim found beside its net onto the net (no court needed); a rim centred over its net keeps its own say', () => {
+    const frames3 = rgb.map((f, i) => ({ index: i, rgb: f }));
+    const path = { ox: new Float64Array(rgb.length), oy: new Float64Array(rgb.length) };
+    const hoop = { x: truth.x + 0.5 * truth.w, y: truth.y + 0.3 * truth.w, w: 0.8 * truth.w, ballR: truth.w / (2 * RIM_OVER_BALL), support: 1, quality: 1, confidence: 1 };
+    const placed = placeOnNet(hoop, frames3, path, { width: W, height: H });
+    expect(placed.besideNet).toBe(true);
+    expect(Math.abs(placed.x - truth.x)).toBeLessThan(0.15 * truth.w);
+    expect(Math.abs(placed.y - truth.y)).toBeLessThan(0.2 * truth.w);
+    // a narrow fragment centred over the net: moved, but not "beside" (the court read decides)
+    const above = placeOnNet({ ...hoop, x: placed.x, y: placed.y - 0.1 * truth.w, w: 0.6 * truth.w }, frames3, path, { width: W, height: H });
+    expect(above.besideNet).toBe(false);
   });
 });
