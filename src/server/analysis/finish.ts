@@ -164,7 +164,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   if (tracked.length) unseenDropVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
-  const calm = tagged.map((t) => sceneCalm(t.s, features, goals[t.k], path, fps));
+  const motion = motionTotals(features);
+  const calm = tagged.map((t) => sceneCalm(t.s, features, motion, goals[t.k], path, fps));
   const freeThrows = calm.map((c) => c < FREE_THROW_CALM);
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
@@ -554,31 +555,30 @@ export const FREE_THROW_CALM = 0.05;
 export function looksLikeFreeThrow(
   s: ShotDetection,
   features: FrameFeatures[],
+  motion: MotionTotals,
   hoop: HoopEstimate,
   path: CameraPath,
   fps: number,
 ): boolean {
-  return sceneCalm(s, features, hoop, path, fps) < FREE_THROW_CALM;
+  return sceneCalm(s, features, motion, hoop, path, fps) < FREE_THROW_CALM;
 }
 
-/** Per-frame moving-pixel totals of a clip and their median, computed once per features array (every shot asks). */
-const motionTotalsCache = new WeakMap<FrameFeatures[], { total: Float64Array; median: number }>();
+/** Per-frame moving-pixel totals of a clip and their median (computed once per clip by the caller of {@link sceneCalm}). */
+export interface MotionTotals {
+  total: Float64Array;
+  median: number;
+}
 
-function motionTotals(features: FrameFeatures[]): { total: Float64Array; median: number } {
-  let hit = motionTotalsCache.get(features);
-  if (!hit) {
-    const total = new Float64Array(features.length);
-    for (let f = 0; f < features.length; f++) {
-      const m = features[f].motion;
-      let s = 0;
-      for (let k = 0; k < m.length; k++) s += m[k];
-      total[f] = s;
-    }
-    const sorted = total.slice().sort();
-    hit = { total, median: sorted[sorted.length >> 1] ?? 0 };
-    motionTotalsCache.set(features, hit);
+export function motionTotals(features: FrameFeatures[]): MotionTotals {
+  const total = new Float64Array(features.length);
+  for (let f = 0; f < features.length; f++) {
+    const m = features[f].motion;
+    let s = 0;
+    for (let k = 0; k < m.length; k++) s += m[k];
+    total[f] = s;
   }
-  return hit;
+  const sorted = total.slice().sort();
+  return { total, median: sorted[sorted.length >> 1] ?? 0 };
 }
 
 /**
@@ -588,11 +588,12 @@ function motionTotals(features: FrameFeatures[]): { total: Float64Array; median:
 export function sceneCalm(
   s: ShotDetection,
   features: FrameFeatures[],
+  motion: MotionTotals,
   hoop: HoopEstimate,
   path: CameraPath,
   fps: number,
 ): number {
-  const { total, median } = motionTotals(features);
+  const { total, median } = motion;
   if (median <= 0) return Infinity;
   const f0 = Math.max(0, s.releaseFrame - Math.round(1.2 * fps));
   const f1 = Math.max(0, s.releaseFrame - Math.round(0.15 * fps));

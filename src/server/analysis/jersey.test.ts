@@ -75,6 +75,17 @@ describe('sampleShooter', () => {
     expect(colourDistance(s.colour!, robustColour(...WHITE))).toBeLessThan(0.1);
   });
 
+  it('in a crowd, reads the body the ball is held by rather than the larger group it touches farther along', () => {
+    const bg = frameOf(FLOOR);
+    const f = bg.slice();
+    drawShooter(f, 60, 30, GREEN);
+    // a defender of the other team, larger than the shooter's jersey, joined to his body low at its far side
+    rect(f, 64, 60, 84, 90, WHITE);
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, medianBackground([bg, bg, bg, bg, bg], W));
+    expect(s.colour).not.toBeNull();
+    expect(colourDistance(s.colour!, robustColour(...GREEN))).toBeLessThan(0.1);
+  });
+
   it('finds nothing when no body is attached to the ball', () => {
     const bg = frameOf(FLOOR);
     const f = bg.slice();
@@ -102,6 +113,18 @@ describe('teamColours / teamOfColour', () => {
     expect(teamOfColour(robustColour(...WHITE), t!)).toBe(0);
     expect(teamOfColour(robustColour(...GREEN), t!)).toBe(1);
     expect(teamOfColour(robustColour(GREEN[0] * 0.8, GREEN[1] * 0.8, GREEN[2] * 0.8), t!)).toBe(1);
+  });
+
+  it('finds the two jerseys when a heavy stray colour (the floor read as a jersey) is farther from both than they are apart', () => {
+    const RED: RGB = [204, 58, 67];
+    const samples = [];
+    for (let k = 0; k < 5; k++) samples.push({ c: robustColour(...noisy(WHITE, k)), w: 0.5 });
+    for (let k = 0; k < 3; k++) samples.push({ c: robustColour(...noisy(GREEN, k)), w: 0.4 });
+    samples.push({ c: robustColour(...RED), w: 0.9 });
+    const t = teamColours(samples);
+    expect(t).not.toBeNull();
+    expect(teamOfColour(robustColour(...WHITE), t!)).toBe(0);
+    expect(teamOfColour(robustColour(...GREEN), t!)).toBe(1);
   });
 
   it('gives no teams when every sample is the same jersey', () => {

@@ -58,6 +58,9 @@ const MIN_SKIN = 0.25;
 /** Least height (ball diameters) of the region attached to the ball for it to be a body. */
 const MIN_BODY = 3;
 
+/** Path length (ball diameters) from the ball over which a body pixel's weight halves (see {@link sampleShooter}). */
+export const BODY_REACH = 3;
+
 /** Coarse RGB cell (8 levels per channel) of a colour, for the frame's common-colour table. */
 const coarse = (r: number, g: number, b: number) => ((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5);
 
@@ -98,6 +101,7 @@ export function sampleShooter(
   background: ((x: number, y: number) => [number, number, number] | null) | null,
   common: Uint8Array | null = null,
   bgTolerance = 45,
+  frequent: Uint8Array | null = null,
 ): JerseySample {
   const { rgb, width, height } = frame;
   const d = Math.max(4, 2 * ball.r);
@@ -115,22 +119,29 @@ export function sampleShooter(
   let edge: Uint8Array | null = null;
   if (!background) {
     const counts = new Uint32Array(512);
+    const sides = new Uint8Array(512);
     let n = 0;
-    const add = (x: number, y: number) => {
+    const add = (x: number, y: number, side: number) => {
       const p = (y * width + x) * 3;
-      counts[coarse(rgb[p], rgb[p + 1], rgb[p + 2])]++;
+      const c = coarse(rgb[p], rgb[p + 1], rgb[p + 2]);
+      counts[c]++;
+      sides[c] |= side;
       n++;
     };
     for (let x = x0; x < x1; x++) {
-      add(x, y0);
-      add(x, y1 - 1);
+      add(x, y0, 1);
+      add(x, y1 - 1, 2);
     }
     for (let y = y0; y < y1; y++) {
-      add(x0, y);
-      add(x1 - 1, y);
+      add(x0, y, 4);
+      add(x1 - 1, y, 8);
     }
+    // The floor, the wall and the stands run on past the window on three sides; a teammate cut
+    // by the window's edge (his jersey the shooter's colour) touches one or two sides and covers
+    // little of the frame: his colour is only background when the frame has much of it.
     edge = new Uint8Array(512);
-    for (let i = 0; i < 512; i++) edge[i] = counts[i] >= 0.04 * n ? 1 : 0;
+    const sideCount = (m: number) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+    for (let i = 0; i < 512; i++) edge[i] = counts[i] >= 0.04 * n && (sideCount(sides[i]) >= 3 || (frequent !== null && frequent[i] === 1)) ? 1 : 0;
   }
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
@@ -166,23 +177,29 @@ export function sampleShooter(
     for (let y = Math.floor(ball.y + br); y <= ball.y + 3 * d && !stack.length; y++)
       for (let x = Math.floor(ball.x - 0.7 * d); x <= ball.x + 0.7 * d; x++) seed(x, y);
   }
-  const region: number[] = [];
-  while (stack.length) {
-    const i = stack.pop()!;
-    region.push(i);
+  // Breadth-first from the seeds: `dist` is each pixel's path length (pixels) from the ball
+  // through the foreground. In a crowd the region reaches other bodies, farther along.
+  const region: number[] = stack.slice();
+  const dist = new Float32Array(w * h);
+  for (let q = 0; q < region.length; q++) {
+    const i = region[q];
     const x = i % w;
     const y = (i / w) | 0;
-    if (x > 0 && fg[i - 1] && !seen[i - 1]) (seen[i - 1] = 1), stack.push(i - 1);
-    if (x < w - 1 && fg[i + 1] && !seen[i + 1]) (seen[i + 1] = 1), stack.push(i + 1);
-    if (y > 0 && fg[i - w] && !seen[i - w]) (seen[i - w] = 1), stack.push(i - w);
-    if (y < h - 1 && fg[i + w] && !seen[i + w]) (seen[i + w] = 1), stack.push(i + w);
+    const nd = dist[i] + 1;
+    if (x > 0 && fg[i - 1] && !seen[i - 1]) (seen[i - 1] = 1), (dist[i - 1] = nd), region.push(i - 1);
+    if (x < w - 1 && fg[i + 1] && !seen[i + 1]) (seen[i + 1] = 1), (dist[i + 1] = nd), region.push(i + 1);
+    if (y > 0 && fg[i - w] && !seen[i - w]) (seen[i - w] = 1), (dist[i - w] = nd), region.push(i - w);
+    if (y < h - 1 && fg[i + w] && !seen[i + w]) (seen[i + w] = 1), (dist[i + w] = nd), region.push(i + w);
   }
+  const near = BODY_REACH * d;
+  const weightOf = (i: number) => 1 / (1 + (dist[i] / near) ** 2);
   let rx0 = w;
   let ry0 = h;
   let rx1 = 0;
   let ry1 = 0;
   const cells = new Map<number, number>();
-  const px: Array<{ c: RobustColour; p: number; key: [number, number, number] }> = [];
+  const px: Array<{ c: RobustColour; p: number; key: [number, number, number]; w: number }> = [];
+  let wsum = 0;
   const skinAcc = [0, 0, 0, 0];
   for (const i of region) {
     const x = i % w;
@@ -207,8 +224,10 @@ export function sampleShooter(
     const c = robustColour(r, g, b);
     const key: [number, number, number] = [Math.round(c[0] / 0.18), Math.round(c[1] / 0.18), Math.round(c[2] / 0.3)];
     const k = (key[0] + 64) * 16384 + (key[1] + 64) * 128 + (key[2] + 64);
-    cells.set(k, (cells.get(k) ?? 0) + 1);
-    px.push({ c, p, key });
+    const wt = weightOf(i);
+    cells.set(k, (cells.get(k) ?? 0) + wt);
+    px.push({ c, p, key, w: wt });
+    wsum += wt;
   }
   const box: [number, number, number, number] = px.length ? [rx0 + x0, ry0 + y0, rx1 + x0, ry1 + y0] : [x0, y0, x1, y1];
   let bestKey: [number, number, number] | null = null;
@@ -233,18 +252,32 @@ export function sampleShooter(
   const acc = [0, 0, 0, 0, 0, 0, 0];
   for (const q of px) {
     if (Math.abs(q.key[0] - bestKey[0]) > 1 || Math.abs(q.key[1] - bestKey[1]) > 1 || Math.abs(q.key[2] - bestKey[2]) > 1) continue;
-    for (let i = 0; i < 3; i++) acc[i] += q.c[i];
-    for (let i = 0; i < 3; i++) acc[3 + i] += rgb[q.p + i];
-    acc[6]++;
+    for (let i = 0; i < 3; i++) acc[i] += q.w * q.c[i];
+    for (let i = 0; i < 3; i++) acc[3 + i] += q.w * rgb[q.p + i];
+    acc[6] += q.w;
   }
   const n = skinAcc[3];
   return {
     colour: [acc[0] / acc[6], acc[1] / acc[6], acc[2] / acc[6]],
     rgb: [acc[3] / acc[6], acc[4] / acc[6], acc[5] / acc[6]],
-    share: Math.min(1, acc[6] / px.length),
+    share: Math.min(1, acc[6] / wsum),
     box,
     skin: n >= MIN_SKIN * Math.PI * ball.r * ball.r ? robustColour(skinAcc[0] / n, skinAcc[1] / n, skinAcc[2] / n) : null,
   };
+}
+
+/**
+ * {@link sampleShooter} in a decoded frame: with a background image, against it; without one,
+ * against the colours common in the frame (≥ 3 %) and those frequent on the window's border
+ * that are not rare in the frame (≥ 1 %; see the border rule there).
+ */
+export function sampleBody(
+  img: { rgb: Uint8Array; width: number; height: number },
+  ball: { x: number; y: number; r: number },
+  background: ((x: number, y: number) => [number, number, number] | null) | null,
+): JerseySample {
+  if (background) return sampleShooter(img, ball, background);
+  return sampleShooter(img, ball, null, commonColours(img), 45, commonColours(img, 0.01));
 }
 
 /** Two team colours in the robust space (team 0 is the lighter one). */
@@ -263,7 +296,7 @@ export function teamColours(samples: Array<{ c: RobustColour; w: number }>, minS
   const pts = samples.filter((s) => s.w > 0);
   if (pts.length < 2) return null;
   // a sample far from both centres (a referee, a bad sample) costs at most 1
-  const split = twoMeans(pts, { seeds: 6, iterations: 12, costCap: 1 });
+  const split = twoMeans(pts, { seeds: 12, iterations: 12, costCap: 1, allPairs: true });
   if (!split) return null;
   const best = { c0: split.c0 as RobustColour, c1: split.c1 as RobustColour };
   const separation = colourDistance(best.c0, best.c1);
@@ -413,6 +446,8 @@ export interface ShooterTeam {
   shotId: string;
   sample: JerseySample | null;
   team: 0 | 1 | null;
+  /** Where (analysis frame, image pixels of the ball) the sample was taken; null when no candidate frame was decoded. */
+  at?: { frame: number; x: number; y: number } | null;
 }
 
 /** Shots whose release and pass frames are decoded in one request (see {@link attributeTeams}). */
@@ -460,29 +495,22 @@ export async function attributeTeams(
     }
     const { r, cands, m, passFrom, reb } = plans[i];
     let sample: JerseySample | null = null;
+    let where: { frame: number; x: number; y: number } | null = null;
     for (const c of cands) {
       const f = frames.get(c.frame);
       if (!f) continue;
       const img = { rgb: f, width: geo.width, height: geo.height };
-      const smp = sampleShooter(img, { x: c.x, y: c.y, r }, background, background ? null : commonColours(img));
+      const smp = sampleBody(img, { x: c.x, y: c.y, r }, background);
       if (smp.colour) {
         sample = smp;
+        where = c;
         break;
       }
       sample ??= smp;
     }
-    decisions.push({ shotId: s.id, sample, team: null });
-    const firstHeld = (list: BallMoment[]): HeldBall | null => {
-      for (const p of list) {
-        const f = frames.get(p.frame);
-        if (!f) continue;
-        const img = { rgb: f, width: geo.width, height: geo.height };
-        const smp = sampleShooter(img, p, background, background ? null : commonColours(img));
-        if (smp.colour) return { moment: p, sample: smp };
-      }
-      return null;
-    };
-    held.push({ pass: m ? firstHeld(m.pass.filter(passFrom)) : null, rebound: reboundHeld(reb, frames, background, geo) });
+    decisions.push({ shotId: s.id, sample, team: null, at: where });
+    const hold = (p: BallMoment) => heldAt(p, frames, background, geo);
+    held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
   }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
@@ -526,41 +554,49 @@ export async function attributeTeams(
  */
 export const REBOUND_HOLD_FRAMES = [0, 3, 6];
 
+/** The body holding the ball at a moment (its frame decoded), or null when none is attached to it or the frame is missing. */
+function heldAt(
+  p: BallMoment,
+  frames: Map<number, Uint8Array>,
+  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  geo: DecodeGeometry,
+): HeldBall | null {
+  const f = frames.get(p.frame);
+  if (!f) return null;
+  const img = { rgb: f, width: geo.width, height: geo.height };
+  const smp = sampleBody(img, p, background);
+  return smp.colour ? { moment: p, sample: smp } : null;
+}
+
+/** The first of the moments at which a body holds the ball. */
+function firstHeld(list: BallMoment[], at: (p: BallMoment) => HeldBall | null): HeldBall | null {
+  for (const p of list) {
+    const h = at(p);
+    if (h) return h;
+  }
+  return null;
+}
+
 /**
  * The rebounder's samples: the first flight end after the miss where a body is attached to the
  * ball in at least one of the {@link REBOUND_HOLD_FRAMES}; all its samples with a colour.
  */
-function reboundHeld(
-  moments: BallMoment[],
-  frames: Map<number, Uint8Array>,
-  background: ((x: number, y: number) => [number, number, number] | null) | null,
-  geo: DecodeGeometry,
-): HeldBall[] {
+function reboundHeld(moments: BallMoment[], at: (p: BallMoment) => HeldBall | null): HeldBall[] {
   for (const p of moments) {
-    const got: HeldBall[] = [];
-    for (const k of REBOUND_HOLD_FRAMES) {
-      const f = frames.get(p.frame + k);
-      if (!f) continue;
-      const img = { rgb: f, width: geo.width, height: geo.height };
-      const smp = sampleShooter(img, p, background, background ? null : commonColours(img));
-      if (smp.colour) got.push({ moment: { ...p, frame: p.frame + k }, sample: smp });
-    }
+    const got = REBOUND_HOLD_FRAMES.flatMap((k) => at({ ...p, frame: p.frame + k }) ?? []);
     if (got.length) return got;
   }
   return [];
 }
 
-/** The team most samples say (ties and undecided samples: null). */
+/** The team most samples say (ties and undecided samples: null), and the clearest sample of that team. */
 function voteTeam(samples: HeldBall[], teams: TeamColours): { team: 0 | 1 | null; best: HeldBall | null } {
   const v = [0, 0];
-  let best: HeldBall | null = null;
-  for (const h of samples) {
-    const t = teamOfColour(h.sample.colour!, teams);
-    if (t === null) continue;
-    v[t]++;
-  }
+  const read = samples.map((h) => ({ h, t: teamOfColour(h.sample.colour!, teams) }));
+  for (const { t } of read) if (t !== null) v[t]++;
   const team = v[0] === v[1] ? null : v[0] > v[1] ? 0 : 1;
-  for (const h of samples) if (team !== null && teamOfColour(h.sample.colour!, teams) === team && (!best || h.sample.share > best.sample.share)) best = h;
+  let best: HeldBall | null = null;
+  for (const { h, t } of read) if (team !== null && t === team && (!best || h.sample.share > best.sample.share)) best = h;
   return { team, best };
 }
 
@@ -736,16 +772,20 @@ function identifyPlayers(
 }
 
 /**
- * Where to look for the shooter, best first: the ball at the detected release, then back in time
- * (the flight may have been picked up late, e.g. a ball leaving the camera seen from behind the
- * shooter): the ball records of the same flight before it, as long as they follow each other
- * within 0.35 s, up to 0.8 s back (every second record); without such records, the flight's
- * parabola extrapolated back by up to {@link WALK_BACK_FRAMES}. Image pixels, analysis frames.
+ * Where to look for the shooter, best first: the ball at the detected release, then where the
+ * ball's track comes from — a release is often detected late (the ball picked up near its apex,
+ * or lost and found again on the way up), and the body the ball rose from is the shooter. The
+ * ball records of the same flight before the release are followed back as long as they follow
+ * each other within 0.35 s, up to {@link TRACK_BACK_S}; the candidates are the release, then the
+ * earliest of those records (where the rise was first seen) and the ones after it, then the rest
+ * of the track (every second record). From the earliest point seen (the release without such
+ * records), the flight's parabola is extrapolated back by up to {@link WALK_BACK_FRAMES}: the
+ * ball may have been lost between the hands and the first record. Image pixels, analysis frames.
  */
 export function releaseCandidates(balls: BallRecord[], s: ShotAction, geo: DecodeGeometry): Array<{ frame: number; x: number; y: number }> {
   const rf = Math.round(s.release_t * geo.fps);
   const out = [{ frame: rf, x: s.shot_image[0] * geo.width, y: s.shot_image[1] * geo.height }];
-  const before = balls.filter((b) => b.t < s.release_t - 0.5 / geo.fps && b.t >= s.release_t - 0.8).sort((p, q) => q.t - p.t);
+  const before = balls.filter((b) => b.t < s.release_t - 0.5 / geo.fps && b.t >= s.release_t - TRACK_BACK_S).sort((p, q) => q.t - p.t);
   let last = s.release_t;
   const chain: BallRecord[] = [];
   for (const b of before) {
@@ -753,21 +793,28 @@ export function releaseCandidates(balls: BallRecord[], s: ShotAction, geo: Decod
     chain.push(b);
     last = b.t;
   }
-  if (chain.length) {
-    chain.forEach((b, i) => {
-      if (i % 2 === 1 || i === chain.length - 1) out.push({ frame: Math.round(b.t * geo.fps), x: b.x * geo.width, y: b.y * geo.height });
-    });
-    return out;
-  }
-  const flight = flightFit(balls, s.release_t, geo);
+  const at = (b: BallRecord) => ({ frame: Math.round(b.t * geo.fps), x: b.x * geo.width, y: b.y * geo.height });
+  const n = chain.length;
+  const picked = new Set<number>();
+  // the start of the track first (the hands), then back from the release
+  for (const k of [n - 1, n - 3, n - 5]) if (k >= 0 && !picked.has(k)) picked.add(k), out.push(at(chain[k]));
+  chain.forEach((b, i) => {
+    if (i % 2 === 1 && !picked.has(i)) out.push(at(b));
+  });
+  const t0 = n ? chain[n - 1].t : s.release_t;
+  const f0 = Math.round(t0 * geo.fps);
+  const flight = flightFit(balls, t0, geo);
   if (!flight) return out;
-  for (let k = WALK_BACK_STEP; k <= WALK_BACK_FRAMES && rf - k >= 0; k += WALK_BACK_STEP) {
-    const p = flight((rf - k) / geo.fps);
+  for (let k = WALK_BACK_STEP; k <= WALK_BACK_FRAMES && f0 - k >= 0; k += WALK_BACK_STEP) {
+    const p = flight((f0 - k) / geo.fps);
     if (p.x < 0 || p.x >= geo.width || p.y < 0 || p.y >= geo.height) break;
-    out.push({ frame: rf - k, ...p });
+    out.push({ frame: f0 - k, ...p });
   }
   return out;
 }
+
+/** How far back (s) the ball's track before a detected release is followed (see {@link releaseCandidates}). */
+export const TRACK_BACK_S = 1.5;
 
 /**
  * Frames of one shot's play (a pass before, the release, a rebound after) less than this many

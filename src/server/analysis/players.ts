@@ -65,7 +65,7 @@ const colourDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[
  */
 export function twoMeans(
   pts: Array<{ c: readonly number[]; w: number }>,
-  opts: { seeds: number; iterations: number; costCap?: number },
+  opts: { seeds: number; iterations: number; costCap?: number; allPairs?: boolean },
 ): { c0: number[]; c1: number[] } | null {
   const cap = opts.costCap ?? Infinity;
   const heavy = pts
@@ -83,24 +83,36 @@ export function twoMeans(
         far = j;
       }
     });
-    if (far === i) continue;
-    let c0 = [...pts[i].c];
-    let c1 = [...pts[far].c];
-    for (let it = 0; it < opts.iterations; it++) {
-      const s0 = [0, 0, 0, 0];
-      const s1 = [0, 0, 0, 0];
-      for (const p of pts) {
-        const acc = colourDist(p.c, c0) <= colourDist(p.c, c1) ? s0 : s1;
-        for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
-        acc[3] += p.w;
-      }
-      if (s0[3]) c0 = [s0[0] / s0[3], s0[1] / s0[3], s0[2] / s0[3]];
-      if (s1[3]) c1 = [s1[0] / s1[3], s1[1] / s1[3], s1[2] / s1[3]];
+    const partners = opts.allPairs ? [far, ...heavy.filter((j) => j !== i && j !== far)] : [far];
+    for (const j of partners) {
+      if (j === i) continue;
+      const split = lloyd(pts, pts[i].c, pts[j].c, opts.iterations, opts.allPairs ? cap : Infinity);
+      const cost = pts.reduce((a, p) => a + p.w * Math.min(cap, colourDist(p.c, split.c0), colourDist(p.c, split.c1)), 0);
+      if (!best || cost < best.cost) best = { ...split, cost };
     }
-    const cost = pts.reduce((a, p) => a + p.w * Math.min(cap, colourDist(p.c, c0), colourDist(p.c, c1)), 0);
-    if (!best || cost < best.cost) best = { c0, c1, cost };
   }
   return best && { c0: best.c0, c1: best.c1 };
+}
+
+/** Lloyd iterations of a weighted 2-means from two seeds; points farther than `cap` from both centres do not move them. */
+function lloyd(pts: Array<{ c: readonly number[]; w: number }>, seed0: readonly number[], seed1: readonly number[], iterations: number, cap: number): { c0: number[]; c1: number[] } {
+  let c0 = [...seed0];
+  let c1 = [...seed1];
+  for (let it = 0; it < iterations; it++) {
+    const s0 = [0, 0, 0, 0];
+    const s1 = [0, 0, 0, 0];
+    for (const p of pts) {
+      const d0 = colourDist(p.c, c0);
+      const d1 = colourDist(p.c, c1);
+      if (Math.min(d0, d1) > cap) continue;
+      const acc = d0 <= d1 ? s0 : s1;
+      for (let k = 0; k < 3; k++) acc[k] += p.c[k] * p.w;
+      acc[3] += p.w;
+    }
+    if (s0[3]) c0 = [s0[0] / s0[3], s0[1] / s0[3], s0[2] / s0[3]];
+    if (s1[3]) c1 = [s1[0] / s1[3], s1[1] / s1[3], s1[2] / s1[3]];
+  }
+  return { c0, c1 };
 }
 
 /** Links person sightings frame to frame (nearest centre within a fraction of the body height, similar torso colour). */
