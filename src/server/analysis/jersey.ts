@@ -64,11 +64,8 @@ export const BODY_REACH = 3;
 /** Coarse RGB cell (8 levels per channel) of a colour, for the frame's common-colour table. */
 const coarse = (r: number, g: number, b: number) => ((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5);
 
-/**
- * Colours that cover much of a frame (floor, walls, stands): a table of coarse RGB cells whose
- * share of the frame (sampled every 4th pixel) is at least `minShare`. A jersey covers far less.
- */
-export function commonColours(frame: { rgb: Uint8Array; width: number; height: number }, minShare = 0.03): Uint8Array {
+/** How many of a frame's pixels (every 4th in both directions, `n` in all) fall in each coarse RGB cell. */
+function colourCounts(frame: { rgb: Uint8Array; width: number; height: number }): { counts: Uint32Array; n: number } {
   const { rgb, width, height } = frame;
   const counts = new Uint32Array(512);
   let n = 0;
@@ -79,9 +76,18 @@ export function commonColours(frame: { rgb: Uint8Array; width: number; height: n
       n++;
     }
   }
-  const out = new Uint8Array(512);
-  for (let i = 0; i < 512; i++) out[i] = counts[i] >= minShare * n ? 1 : 0;
-  return out;
+  return { counts, n };
+}
+
+/** The cells covering at least `minShare` of the frame, as a 0/1 table. */
+const atLeast = ({ counts, n }: { counts: Uint32Array; n: number }, minShare: number) => Uint8Array.from(counts, (c) => (c >= minShare * n ? 1 : 0));
+
+/**
+ * Colours that cover much of a frame (floor, walls, stands): a table of coarse RGB cells whose
+ * share of the frame (sampled every 4th pixel) is at least `minShare`. A jersey covers far less.
+ */
+export function commonColours(frame: { rgb: Uint8Array; width: number; height: number }, minShare = 0.03): Uint8Array {
+  return atLeast(colourCounts(frame), minShare);
 }
 
 /**
@@ -277,7 +283,8 @@ export function sampleBody(
   background: ((x: number, y: number) => [number, number, number] | null) | null,
 ): JerseySample {
   if (background) return sampleShooter(img, ball, background);
-  return sampleShooter(img, ball, null, commonColours(img), 45, commonColours(img, 0.01));
+  const counts = colourCounts(img);
+  return sampleShooter(img, ball, null, atLeast(counts, 0.03), 45, atLeast(counts, 0.01));
 }
 
 /** Two team colours in the robust space (team 0 is the lighter one). */
