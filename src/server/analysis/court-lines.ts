@@ -625,46 +625,44 @@ export const MIN_COVERAGE = 0.4;
 /** …and at least this many pixels of them (at 640 px wide) do. */
 export const MIN_MATCHED_PX = 120;
 
-/** The median background of a clip's samples, computed once (the court may be read more than once). */
-const backgroundCache = new WeakMap<object, { path: CameraPath; rgb: Uint8Array }>();
-
 /** The side of the board the fitted camera is on (see {@link CameraSide}). */
 export function cameraSide(fit: CourtFit): 'court' | 'behind' {
   return onSide(Math.atan2(fit.camera.pos[1], fit.camera.pos[0]), 'court') ? 'court' : 'behind';
 }
 
 /**
- * Reads the court around the target rim from the sampled frames (stabilised by the camera path).
- * Null when the camera moves (the stabilised background would smear) or the lines do not
- * confirm a camera.
+ * Reads the court around a rim from the sampled frames (stabilised by the camera path): the
+ * returned function fits the lines seen from the given rim, with the camera on the given side
+ * of the board. The median background of the samples is computed at the first read and shared
+ * by the later ones (a clip's court may be read from a moved rim, then from the other side).
+ * A read gives null when the camera moves (the stabilised background would smear) or the lines
+ * do not confirm a camera.
  */
-export function readCourt(
+export function courtReader(
   samples: Array<{ index: number; rgb: Uint8Array }>,
   path: CameraPath,
-  rim: { x: number; y: number; w: number },
   width: number,
   height: number,
-  side: CameraSide = 'any',
-): CourtFit | null {
-  if (samples.length < 3) return null;
-  const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
-  const spread = Math.max(...offs.map((o) => Math.hypot(o[0] - offs[0][0], o[1] - offs[0][1])));
-  if (spread > 0.03 * width) return null;
-  let bg = backgroundCache.get(samples);
-  if (!bg || bg.path !== path) {
-    bg = {
-      path,
-      rgb: medianBackground(
-        samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
-        width,
-        height,
-      ),
-    };
-    backgroundCache.set(samples, bg);
-  }
-  const fit = fitCourt(bg.rgb, width, height, rim, side);
-  if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
-  return fit;
+): (rim: { x: number; y: number; w: number }, side?: CameraSide) => CourtFit | null {
+  let bg: Uint8Array | null | undefined;
+  const background = (): Uint8Array | null => {
+    if (samples.length < 3) return null;
+    const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
+    const spread = Math.max(...offs.map((o) => Math.hypot(o[0] - offs[0][0], o[1] - offs[0][1])));
+    if (spread > 0.03 * width) return null;
+    return medianBackground(
+      samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
+      width,
+      height,
+    );
+  };
+  return (rim, side = 'any') => {
+    if (bg === undefined) bg = background();
+    if (!bg) return null;
+    const fit = fitCourt(bg, width, height, rim, side);
+    if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
+    return fit;
+  };
 }
 
 /** Free-throw rules: from within this distance of the free-throw spot (m; the placed origin is ±1.5 m)… */

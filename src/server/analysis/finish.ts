@@ -5,7 +5,7 @@ import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
-import { courtVisible, placeShots, readCourt, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
+import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -104,12 +104,13 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const courtInView = () => (lined ??= courtVisible(samples, width, height));
   if (target && !tracked.length && !rims.some((r) => rimAt(r, target!)) && !courtInView()) target = null;
   const fixedSamples = samples.filter((smp) => smp.index < features.length);
+  const readCourt = courtReader(fixedSamples, path, width, height);
   let court: CourtFit | null | undefined;
   if (target && !tracked.length) {
     // a rim placed on its net is kept only when the court seen from it puts the camera behind the board (see placeOnNet)
     const placed = placeOnNet(target, fixedSamples, path, dims);
     if (placed !== target) {
-      const fit = readCourt(fixedSamples, path, placed, width, height);
+      const fit = readCourt(placed);
       // the court read from the moved rim puts the camera behind the board, or the rim found is beside its net
       if ((fit && fit.camera.pos[0] < BOARD_X_M) || placed.besideNet) {
         const { besideNet: _, ...moved } = placed;
@@ -157,7 +158,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   }
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
-  if (court === undefined) court = target ? readCourt(fixedSamples, path, target, width, height) : null;
+  if (court === undefined) court = target ? readCourt(target) : null;
   const lookingDown = !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;
   netSwingVeto(shots, fps, timeScale, { lookingDown });
   if (lookingDown) reboundRiseVeto(shots, fps, timeScale);
@@ -173,7 +174,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
   assignTeams(players, { solo });
   const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
-    refit: (side) => (target ? readCourt(fixedSamples, path, target, width, height, side) : null),
+    refit: (side) => (target ? readCourt(target, side) : null),
     rims: tagged.map((t) => ({ ...goals[t.k], id: t.k })),
     moving: tracked.length > 0,
   });
