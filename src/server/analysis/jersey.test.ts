@@ -60,7 +60,7 @@ describe('sampleShooter', () => {
     drawShooter(f, 60, 30, GREEN);
     rect(f, 68, 46, 84, 70, WHITE); // contesting defender, touching nothing the ball touches
     const background = medianBackground([bg, bg, bg, bg, bg], W);
-    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, background);
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, { background });
     expect(s.colour).not.toBeNull();
     expect(colourDistance(s.colour!, robustColour(...GREEN))).toBeLessThan(0.1);
     expect(s.share).toBeGreaterThan(0.8);
@@ -70,7 +70,7 @@ describe('sampleShooter', () => {
     const f = frameOf(FLOOR);
     drawShooter(f, 60, 30, WHITE);
     const img = { rgb: f, width: W, height: H };
-    const s = sampleShooter(img, { x: 60.5, y: 30.5, r: 3.5 }, null, commonColours(img));
+    const s = sampleShooter(img, { x: 60.5, y: 30.5, r: 3.5 }, { common: commonColours(img) });
     expect(s.colour).not.toBeNull();
     expect(colourDistance(s.colour!, robustColour(...WHITE))).toBeLessThan(0.1);
   });
@@ -81,7 +81,7 @@ describe('sampleShooter', () => {
     drawShooter(f, 60, 30, GREEN);
     // a defender of the other team, larger than the shooter's jersey, joined to his body low at its far side
     rect(f, 64, 60, 84, 90, WHITE);
-    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, medianBackground([bg, bg, bg, bg, bg], W));
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, { background: medianBackground([bg, bg, bg, bg, bg], W) });
     expect(s.colour).not.toBeNull();
     expect(colourDistance(s.colour!, robustColour(...GREEN))).toBeLessThan(0.1);
   });
@@ -90,7 +90,7 @@ describe('sampleShooter', () => {
     const bg = frameOf(FLOOR);
     const f = bg.slice();
     rect(f, 57, 27, 64, 34, BALL);
-    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, medianBackground([bg, bg, bg], W));
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, { background: medianBackground([bg, bg, bg], W) });
     expect(s.colour).toBeNull();
   });
 });

@@ -90,6 +90,18 @@ export function commonColours(frame: { rgb: Uint8Array; width: number; height: n
   return atLeast(colourCounts(frame), minShare);
 }
 
+/** What {@link sampleShooter} takes as background: a background image, or the frame's colour tables. */
+export interface ShooterBackground {
+  /** The background colour at a pixel (per-pixel median of frames spread over the clip, fixed camera); null where unknown. */
+  background?: ((x: number, y: number) => [number, number, number] | null) | null;
+  /** Sum of absolute RGB differences from the background at which a pixel is foreground (default 45). */
+  bgTolerance?: number;
+  /** Coarse colour cells common in the frame (see {@link commonColours}): background without an image. */
+  common?: Uint8Array | null;
+  /** Cells not rare in the frame: with the border rule, background when frequent on the window's border. */
+  frequent?: Uint8Array | null;
+}
+
 /**
  * Samples the shooter's jersey at release. The body holding the ball is the foreground region
  * connected to the ball: pixels that differ from the background (the per-pixel median of frames
@@ -104,11 +116,9 @@ export function commonColours(frame: { rgb: Uint8Array; width: number; height: n
 export function sampleShooter(
   frame: { rgb: Uint8Array; width: number; height: number },
   ball: { x: number; y: number; r: number },
-  background: ((x: number, y: number) => [number, number, number] | null) | null,
-  common: Uint8Array | null = null,
-  bgTolerance = 45,
-  frequent: Uint8Array | null = null,
+  against: ShooterBackground,
 ): JerseySample {
+  const { background = null, common = null, frequent = null, bgTolerance = 45 } = against;
   const { rgb, width, height } = frame;
   const d = Math.max(4, 2 * ball.r);
   const x0 = Math.max(0, Math.round(ball.x - 3.5 * d));
@@ -282,9 +292,9 @@ export function sampleBody(
   ball: { x: number; y: number; r: number },
   background: ((x: number, y: number) => [number, number, number] | null) | null,
 ): JerseySample {
-  if (background) return sampleShooter(img, ball, background);
+  if (background) return sampleShooter(img, ball, { background });
   const counts = colourCounts(img);
-  return sampleShooter(img, ball, null, atLeast(counts, 0.03), 45, atLeast(counts, 0.01));
+  return sampleShooter(img, ball, { common: atLeast(counts, 0.03), frequent: atLeast(counts, 0.01) });
 }
 
 /** Two team colours in the robust space (team 0 is the lighter one). */

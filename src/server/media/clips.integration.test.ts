@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planHighlightClip, renderHighlightClips, type HighlightClipResult } from './clips';
-import { ffprobePath, probeVideo, runTool, type VideoProbe } from './ffmpeg';
+import { ffprobePath, probeVideo, runTool } from './ffmpeg';
 import { LocalMediaStorage } from './storage';
-import { makeTestVideo, meanLumaAt, probeStreams, topLevelBoxes } from './test-videos';
+import { makeProbedVideos, type ProbedVideo, makeTestVideo, meanLumaAt, probeStreams, topLevelBoxes } from './test-videos';
 
 let dir: string;
 let storage: LocalMediaStorage;
-const sources: Record<'landscape' | 'portrait', { path: string; probe: VideoProbe }> = {} as never;
+let sources: Record<'landscape' | 'portrait', ProbedVideo>;
 let landscape: HighlightClipResult[];
 let portrait: HighlightClipResult[];
 const progress: number[] = [];
@@ -18,14 +18,10 @@ const progress: number[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'swish-clips-test-'));
   storage = new LocalMediaStorage(join(dir, 'media'));
-  await Promise.all([
-    makeTestVideo({ path: join(dir, 'landscape.mp4'), width: 1280, height: 720, seconds: 6, audio: true }),
-    makeTestVideo({ path: join(dir, 'portrait.mp4'), width: 720, height: 1280, seconds: 4, audio: false }),
-  ]);
-  for (const name of ['landscape', 'portrait'] as const) {
-    const path = join(dir, `${name}.mp4`);
-    sources[name] = { path, probe: await probeVideo(path) };
-  }
+  sources = await makeProbedVideos(dir, {
+    landscape: { width: 1280, height: 720, seconds: 6, audio: true },
+    portrait: { width: 720, height: 1280, seconds: 4, audio: false },
+  });
   landscape = await renderHighlightClips({
     sessionId: 'sess_l',
     input: sources.landscape.path,

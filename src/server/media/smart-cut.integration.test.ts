@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { horizontalSmartCutSource, renderHighlightClips, type HighlightClipResult } from './clips';
-import { ffmpegPath, ffprobePath, probeVideo, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
+import { ffmpegPath, ffprobePath, probeVideo, runFfmpeg, runTool } from './ffmpeg';
 import { parseAvcC, readAvcConfig, replaceAvcConfig, serializeAvcC, setVideoPresentationLength } from './mp4-boxes';
 import { planSmartCut, ppsIds, spsId } from './smart-cut';
 import { LocalMediaStorage } from './storage';
-import { makeTestVideo } from './test-videos';
+import { makeProbedVideos, type ProbedVideo, makeTestVideo } from './test-videos';
 
 /**
  * Smart-cut horizontal clips: the frames before the source's first keyframe in the clip are
@@ -24,21 +24,17 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let dir: string;
 let storage: LocalMediaStorage;
-const src: Record<'high' | 'baseline', { path: string; probe: VideoProbe }> = {} as never;
+let src: Record<'high' | 'baseline', ProbedVideo>;
 let high: HighlightClipResult[];
 let baseline: HighlightClipResult[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'swish-smart-cut-test-'));
   storage = new LocalMediaStorage(join(dir, 'media'));
-  await Promise.all([
-    makeTestVideo({ path: join(dir, 'high.mp4'), width: 1280, height: 720, seconds: 9, audio: true, gop: 2 * FPS, preset: 'veryfast' }),
-    makeTestVideo({ path: join(dir, 'baseline.mp4'), width: 1280, height: 720, seconds: 5, audio: false }),
-  ]);
-  for (const name of ['high', 'baseline'] as const) {
-    const path = join(dir, `${name}.mp4`);
-    src[name] = { path, probe: await probeVideo(path) };
-  }
+  src = await makeProbedVideos(dir, {
+    high: { width: 1280, height: 720, seconds: 9, audio: true, gop: 2 * FPS, preset: 'veryfast' },
+    baseline: { width: 1280, height: 720, seconds: 5, audio: false },
+  });
   high = await renderHighlightClips({
     sessionId: 'sess_h',
     input: src.high.path,

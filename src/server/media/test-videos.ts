@@ -1,4 +1,5 @@
-import { ffmpegPath, ffprobePath, runFfmpeg, runTool } from './ffmpeg';
+import { join } from 'node:path';
+import { ffmpegPath, ffprobePath, probeVideo, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
 
 /**
  * Test sources for the media tests: a brightness gradient along the long side (so the
@@ -33,6 +34,33 @@ export async function makeTestVideo(opts: {
     opts.path,
   ];
   await runFfmpeg(args);
+}
+
+type TestVideoSpec = Omit<Parameters<typeof makeTestVideo>[0], 'path'>;
+
+/** A test video and its probe. */
+export interface ProbedVideo {
+  path: string;
+  probe: VideoProbe;
+}
+
+/**
+ * Makes several test videos in `dir` at once (`<name>.mp4`, specs as for {@link makeTestVideo})
+ * and probes each: the set-up of the clip tests, keyed by name.
+ */
+export async function makeProbedVideos<K extends string>(
+  dir: string,
+  specs: Record<K, TestVideoSpec>,
+): Promise<Record<K, ProbedVideo>> {
+  const names = Object.keys(specs) as K[];
+  const made = await Promise.all(
+    names.map(async (name): Promise<ProbedVideo> => {
+      const path = join(dir, `${name}.mp4`);
+      await makeTestVideo({ ...specs[name], path });
+      return { path, probe: await probeVideo(path) };
+    }),
+  );
+  return Object.fromEntries(names.map((name, i) => [name, made[i]])) as Record<K, ProbedVideo>;
 }
 
 /** Mean luma (0–255) of the frame at `t` seconds (t = 0 for a still image), read by scaling the frame to one grey pixel. */
