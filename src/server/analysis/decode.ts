@@ -120,7 +120,7 @@ export function chooseGeometry(
     format: opts.format ?? defaultFrameFormat(),
     threads: decodeThreads(src),
     sourcePixels: src.width * src.height,
-    rgbChain: defaultRgbChain(),
+    ...(defaultRgbChain() !== 'direct' ? { rgbChain: defaultRgbChain() } : {}),
     ...(defaultSkipLoopFilter() ? { skipLoopFilter: true } : {}),
   };
 }
@@ -134,6 +134,17 @@ export function chooseGeometry(
 export interface RgbSideFrames {
   every: number[];
   onRgb: (rgb: Uint8Array, index: number) => void;
+  /** Called once the side pipe has delivered its last frame (or failed). */
+  onEnd?: () => void;
+}
+
+/**
+ * Whether a decode of this geometry delivers the hoop, rim and court search frames through the
+ * side pipe: the YUV layouts, and `rgb24` made through a two-stage chain (see {@link RgbChain}):
+ * the side pipe then carries the `direct` chain's frames.
+ */
+export function usesSidePipe(geo: Pick<DecodeGeometry, 'format' | 'rgbChain'>): boolean {
+  return (geo.format ?? 'rgb24') !== 'rgb24' || (geo.rgbChain ?? 'direct') !== 'direct';
 }
 
 /**
@@ -152,9 +163,11 @@ export async function streamFrames(
 ): Promise<number> {
   const bytes = frameBytes(geo);
   const format = geo.format ?? 'rgb24';
-  const withSide = !!side && format !== 'rgb24' && side.every.length > 0;
+  const withSide = !!side && usesSidePipe(geo) && side.every.length > 0;
+  // The side pipe always carries the direct chain's RGB frames; an rgb24 main output is made as
+  // `geo.rgbChain` says.
   const scale = `scale=${geo.width}:${geo.height}:flags=area`;
-  const rgbScale = rgbScaleFilter(geo);
+  const mainScale = format === 'rgb24' ? rgbScaleFilter(geo) : scale;
   const every = withSide ? side!.every.map((k) => Math.max(1, Math.round(k))) : [];
   const isSide = (i: number) => every.some((k) => i % k === 0);
   const args = [
@@ -174,8 +187,8 @@ export async function streamFrames(
           // and converted to RGB exactly as the rgb24 chain does. Passthrough sync keeps the
           // selected frames from being duplicated to fill the gaps.
           '-filter_complex',
-          `[0:v]fps=${geo.fps},split=2[a][b];[a]${scale}[main];` +
-            `[b]select='${every.map((k) => `not(mod(n\,${k}))`).join('+')}',${rgbScale}[side]`,
+          `[0:v]fps=${geo.fps},split=2[a][b];[a]${mainScale}[main];` +
+            `[b]select='${every.map((k) => `not(mod(n\,${k}))`).join('+')}',${scale}[side]`,
           '-vsync',
           '0',
           '-map',
@@ -193,11 +206,13 @@ export async function streamFrames(
           'rgb24',
           'pipe:3',
         ]
-      : ['-vf', `fps=${geo.fps},${format === 'rgb24' ? rgbScale : scale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
+      : ['-vf', `fps=${geo.fps},${mainScale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
   ];
   const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe', withSide ? 'pipe' : 'ignore'] });
   // The side pipe is drained as it comes (a frame every second or so), so ffmpeg never blocks on it.
-  const sideDone = withSide ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb) : null;
+  const sideDone = withSide
+    ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb).finally(() => side!.onEnd?.())
+    : null;
   const onAbort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
   let stderr = '';
