@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
-import { defaultFrameFormat, defaultSkipLoopFilter } from './decode';
+import { defaultFrameFormat, defaultRgbChain, defaultSkipLoopFilter } from './decode';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
 import type { AnalysisResult, ShotAction } from './types';
@@ -293,7 +293,7 @@ async function main(): Promise<void> {
   console.log('xDecCPU: analysis CPU seconds / bare-decode CPU seconds — steadier than wall time on a shared machine;');
   console.log('ffCPU: of those, the ffmpeg decode chain alone / bare-decode CPU seconds).');
   console.log(
-    `decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p), deblocking ${defaultSkipLoopFilter() ? 'skipped' : 'on'} (SWISH_SKIP_LOOP_FILTER=1 skips it)\n`,
+    `decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p), RGB made ${defaultRgbChain()} (SWISH_RGB_CHAIN=direct|yuv422p|yuv420p), deblocking ${defaultSkipLoopFilter() ? 'skipped' : 'on'} (SWISH_SKIP_LOOP_FILTER=1 skips it)\n`,
   );
   header();
   const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];

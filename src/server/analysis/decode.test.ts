@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../media/ffmpeg';
-import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, type FrameFormat } from './decode';
+import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, usesSidePipe, type FrameFormat } from './decode';
 import { WorkerPool } from './pool';
 import { computeRun, makeScratch, packFeatures, toRgb, type PackedFeatures } from './frame-features';
 
@@ -82,6 +82,46 @@ describe('decode chains', () => {
     expect(main).toBe(30);
     expect(side.map(([i]) => i)).toEqual([0, 7, 10, 14, 20, 21, 28]);
     for (const [i, f] of side) expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+  }, 60_000);
+
+  it('makes rgb24 frames through a two-stage chain close to the direct chain, its side frames identical to the direct ones', async () => {
+    const rgb = await decodeAll('rgb24');
+    for (const rgbChain of ['yuv422p', 'yuv420p'] as const) {
+      const geo = { ...chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'rgb24' }), rgbChain };
+      expect(usesSidePipe(geo)).toBe(true);
+      const frames: Uint8Array[] = [];
+      const side: Array<[number, Uint8Array]> = [];
+      let ended = 0;
+      const n = await streamFrames(video, geo, (f) => void frames.push(f), undefined, {
+        every: [7, 10],
+        onRgb: (f, i) => side.push([i, f]),
+        onEnd: () => void ended++,
+      });
+      expect(n).toBe(30);
+      expect(ended).toBe(1);
+      expect(side.map(([i]) => i)).toEqual([0, 7, 10, 14, 20, 21, 28]);
+      for (const [i, f] of side) expect(Buffer.from(f).equals(Buffer.from(rgb.frames[i]))).toBe(true);
+      let max = 0;
+      let differ = 0;
+      for (const i of [0, 15, 29]) {
+        const a = rgb.frames[i];
+        const b = frames[i];
+        expect(b.length).toBe(a.length);
+        for (let k = 0; k < a.length; k++) {
+          const d = Math.abs(a[k] - b[k]);
+          if (d > max) max = d;
+          if (d) differ++;
+        }
+      }
+      // not the same frames (a different chain), but 4:2:2 keeps the direct chain's chroma grid:
+      // within rounding; 4:2:0 halves the chroma rows, so colour edges move by tens of levels
+      expect(differ).toBeGreaterThan(0);
+      if (rgbChain === 'yuv422p') expect(max).toBeLessThanOrEqual(6);
+      else expect(max).toBeGreaterThan(6);
+    }
+    expect(usesSidePipe({ format: 'rgb24' })).toBe(false);
+    expect(usesSidePipe({ format: 'rgb24', rgbChain: 'direct' })).toBe(false);
+    expect(usesSidePipe({ format: 'yuv420p' })).toBe(true);
   }, 60_000);
 
   it('reuses frame buffers handed back by the workers, with the same frames and features', async () => {

@@ -16,6 +16,36 @@ export interface DecodeGeometry {
   skipLoopFilter?: boolean;
   /** Pixels of one source frame (width × height before scaling), when known: bounds the decoders one re-decode process keeps open. */
   sourcePixels?: number;
+  /** How RGB frames are made (see {@link RgbChain}); `direct` when absent. */
+  rgbChain?: RgbChain;
+}
+
+/**
+ * How ffmpeg makes the RGB frames (the `rgb24` layout, the side output of the YUV layouts and the
+ * re-decoded release frames):
+ * - `direct`: one swscale step scales the source to the analysis size and converts it to RGB.
+ *   swscale computes an `rgb24` output's chroma at half its width (4:2:2) and full height.
+ * - `yuv422p`: the source is scaled to the analysis size in 4:2:2 (the same chroma grid as
+ *   `direct`), then the small frame is converted to RGB by swscale's unscaled converter. ffmpeg's
+ *   chain costs ~20 % less; the pixels are within a few levels of `direct` everywhere (~1 level
+ *   lighter on average: the scaled frame is rounded to 8 bits before the conversion).
+ * - `yuv420p`: the same through 4:2:0 (chroma at half the height too): as cheap, but colours
+ *   differ by up to ~30 levels at horizontal edges, and that moves made/missed calls.
+ * `SWISH_RGB_CHAIN` overrides the default.
+ */
+export type RgbChain = 'direct' | 'yuv422p' | 'yuv420p';
+
+export const DEFAULT_RGB_CHAIN: RgbChain = 'direct';
+
+export function defaultRgbChain(): RgbChain {
+  const env = process.env.SWISH_RGB_CHAIN;
+  return env === 'direct' || env === 'yuv422p' || env === 'yuv420p' ? env : DEFAULT_RGB_CHAIN;
+}
+
+/** The ffmpeg filter that brings a decoded frame to the analysis size, ready for an `rgb24` output. */
+export function rgbScaleFilter(geo: Pick<DecodeGeometry, 'width' | 'height' | 'rgbChain'>): string {
+  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  return geo.rgbChain && geo.rgbChain !== 'direct' ? `${scale},format=${geo.rgbChain}` : scale;
 }
 
 /**
@@ -90,6 +120,7 @@ export function chooseGeometry(
     format: opts.format ?? defaultFrameFormat(),
     threads: decodeThreads(src),
     sourcePixels: src.width * src.height,
+    ...(defaultRgbChain() !== 'direct' ? { rgbChain: defaultRgbChain() } : {}),
     ...(defaultSkipLoopFilter() ? { skipLoopFilter: true } : {}),
   };
 }
@@ -103,6 +134,17 @@ export function chooseGeometry(
 export interface RgbSideFrames {
   every: number[];
   onRgb: (rgb: Uint8Array, index: number) => void;
+  /** Called once the side pipe has delivered its last frame (or failed). */
+  onEnd?: () => void;
+}
+
+/**
+ * Whether a decode of this geometry delivers the hoop, rim and court search frames through the
+ * side pipe: the YUV layouts, and `rgb24` made through a two-stage chain (see {@link RgbChain}):
+ * the side pipe then carries the `direct` chain's frames.
+ */
+export function usesSidePipe(geo: Pick<DecodeGeometry, 'format' | 'rgbChain'>): boolean {
+  return (geo.format ?? 'rgb24') !== 'rgb24' || (geo.rgbChain ?? 'direct') !== 'direct';
 }
 
 /**
@@ -121,8 +163,11 @@ export async function streamFrames(
 ): Promise<number> {
   const bytes = frameBytes(geo);
   const format = geo.format ?? 'rgb24';
-  const withSide = !!side && format !== 'rgb24' && side.every.length > 0;
+  const withSide = !!side && usesSidePipe(geo) && side.every.length > 0;
+  // The side pipe always carries the direct chain's RGB frames; an rgb24 main output is made as
+  // `geo.rgbChain` says.
   const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  const mainScale = format === 'rgb24' ? rgbScaleFilter(geo) : scale;
   const every = withSide ? side!.every.map((k) => Math.max(1, Math.round(k))) : [];
   const isSide = (i: number) => every.some((k) => i % k === 0);
   const args = [
@@ -142,7 +187,7 @@ export async function streamFrames(
           // and converted to RGB exactly as the rgb24 chain does. Passthrough sync keeps the
           // selected frames from being duplicated to fill the gaps.
           '-filter_complex',
-          `[0:v]fps=${geo.fps},split=2[a][b];[a]${scale}[main];` +
+          `[0:v]fps=${geo.fps},split=2[a][b];[a]${mainScale}[main];` +
             `[b]select='${every.map((k) => `not(mod(n\,${k}))`).join('+')}',${scale}[side]`,
           '-vsync',
           '0',
@@ -161,11 +206,13 @@ export async function streamFrames(
           'rgb24',
           'pipe:3',
         ]
-      : ['-vf', `fps=${geo.fps},${scale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
+      : ['-vf', `fps=${geo.fps},${mainScale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
   ];
   const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe', withSide ? 'pipe' : 'ignore'] });
   // The side pipe is drained as it comes (a frame every second or so), so ffmpeg never blocks on it.
-  const sideDone = withSide ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb) : null;
+  const sideDone = withSide
+    ? readSide(child.stdio[3] as NodeJS.ReadableStream, geo.width * geo.height * 3, isSide, side!.onRgb).finally(() => side!.onEnd?.())
+    : null;
   const onAbort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', onAbort, { once: true });
   let stderr = '';

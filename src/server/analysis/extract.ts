@@ -1,5 +1,5 @@
 import type { DecodeGeometry } from './decode';
-import { FrameBuffers, frameBytes, streamFrames } from './decode';
+import { FrameBuffers, frameBytes, streamFrames, usesSidePipe } from './decode';
 import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import type { RimCandidate, RimSample } from './hoop-appearance';
 import type { WorkerPool } from './pool';
@@ -111,6 +111,26 @@ export async function extractFeatures(
     if (rims) searchRims(sample ? rgb.slice() : rgb, index);
   };
 
+  // An rgb24 decode through a two-stage chain gets the searches' frames (the direct chain's) from
+  // the side pipe, but uses them where the main frame of the same index arrives, as the direct
+  // chain does: whether a rim search runs depends on the runs' results so far (`movingUntil`).
+  const sideInStep = format === 'rgb24' && usesSidePipe(geo);
+  const early = new Map<number, Uint8Array>();
+  let sideEnded = false;
+  let wake: (() => void) | null = null;
+  const onSide = sideInStep
+    ? (rgb: Uint8Array, index: number) => {
+        early.set(index, rgb);
+        wake?.();
+      }
+    : sideFrame;
+  const sideAt = async (index: number): Promise<Uint8Array | null> => {
+    while (!early.has(index) && !sideEnded) await new Promise<void>((r) => (wake = r));
+    const rgb = early.get(index) ?? null;
+    early.delete(index);
+    return rgb;
+  };
+
   const buffers = new FrameBuffers(frameBytes(geo));
   const frameCount = await streamFrames(
     path,
@@ -118,7 +138,12 @@ export async function extractFeatures(
     async (rgb, index) => {
       // RGB frames for the hoop, rim and court searches: copies of the frames of the rgb24 chain
       // (the frame itself is transferred to a worker), from the side pipe for a YUV chain.
-      if (format === 'rgb24' && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) {
+      if (sideInStep) {
+        if (index % sampleStep === 0 || index % rimStep === 0) {
+          const direct = await sideAt(index);
+          if (direct && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) sideFrame(direct, index);
+        }
+      } else if (format === 'rgb24' && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) {
         sideFrame(rgb.slice(), index);
       }
       if (window.length === 0) {
@@ -140,7 +165,14 @@ export async function extractFeatures(
       }
     },
     opts.signal,
-    { every: [sampleStep, rimStep], onRgb: sideFrame },
+    {
+      every: [sampleStep, rimStep],
+      onRgb: onSide,
+      onEnd: () => {
+        sideEnded = true;
+        wake?.();
+      },
+    },
     buffers,
   );
   if (window.length >= 2) {

@@ -215,6 +215,38 @@ describe('repeated frames (slowed or frame-rate-converted video)', () => {
     // orange on this blue has the same grey (R + G + B): the test must see colour
     expect(sameImage(a, b)).toBe(false);
   });
+
+  it('answers as a plain count of the bytes that differ by more than 30 (any visiting order, aligned or not)', () => {
+    const plain = (a: Uint8Array, b: Uint8Array) => {
+      let n = 0;
+      for (let k = 0; k < a.length; k++) if (Math.abs(a[k] - b[k]) > 30) n++;
+      return n <= 8;
+    };
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / (1 << 24);
+    const bytes = 640 * 360 * 3 + 5;
+    const base = new Uint8Array(bytes).map(() => Math.floor(rand() * 256));
+    let same = 0;
+    for (const changed of [0, 1, 8, 9, 10, 40]) {
+      for (const bound of [30, 31, 200]) {
+        const other = base.map((v) => Math.max(0, Math.min(255, v + Math.round((rand() - 0.5) * 2 * 30))));
+        // `changed` bytes off by `bound`, clustered in one corner or spread over the frame
+        for (let i = 0; i < changed; i++) {
+          const k = changed > 9 ? Math.floor(rand() * bytes) : bytes - 1 - i * 3;
+          other[k] = base[k] + bound <= 255 ? base[k] + bound : base[k] - bound;
+        }
+        for (const shift of [0, 1]) {
+          const a = shift ? base.subarray(1) : base;
+          const b = shift ? other.subarray(1) : other;
+          expect(sameImage(a, b), `${changed} × ${bound}, offset ${shift}`).toBe(plain(a, b));
+          same += plain(a, b) ? 1 : 0;
+        }
+      }
+    }
+    // both answers occur
+    expect(same).toBeGreaterThan(4);
+    expect(same).toBeLessThan(36);
+  });
 });
 
 describe('packed features', () => {
