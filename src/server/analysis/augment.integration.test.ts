@@ -25,7 +25,7 @@ import type { AnalysisResult } from './types';
  * speed read (before repeated frames were skipped, no pixel moved and no ball was seen).
  */
 const MIN_FOUND: Record<string, number> = { mirror: 4, dark: 4, lowres: 4, crf35: 3 };
-/** Found attempts each copy may call wrong (measured: mirror, lowres and crf35 one each — the rim-out and bank-out seen briefly —, dark none). */
+/** Found attempts each copy may call wrong (measured: mirror, lowres and crf35 one each — the rim-out and bank-out seen briefly —, dark none; one before the made/missed margins). */
 const MAX_WRONG: Record<string, number> = { mirror: 1, dark: 0, lowres: 1, crf35: 1 };
 const VARIANTS = [...Object.keys(MIN_FOUND), 'slow0.5'];
 
