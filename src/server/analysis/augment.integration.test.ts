@@ -25,6 +25,8 @@ import type { AnalysisResult } from './types';
  * speed read (before repeated frames were skipped, no pixel moved and no ball was seen).
  */
 const MIN_FOUND: Record<string, number> = { mirror: 4, dark: 4, lowres: 4, crf35: 3 };
+/** Found attempts each copy may call wrong (measured: mirror, lowres and crf35 one each — the rim-out and bank-out seen briefly —, dark none; one before the made/missed margins). */
+const MAX_WRONG: Record<string, number> = { mirror: 1, dark: 0, lowres: 1, crf35: 1 };
 const VARIANTS = [...Object.keys(MIN_FOUND), 'slow0.5'];
 
 const SCRIPT = (['swish', 'rim_out', 'air_ball', 'rim_in', 'bank_out', 'swish'] as const).map((kind) => ({ kind }));
@@ -79,12 +81,12 @@ describe('transformed copies of a synthetic clip', () => {
   });
 
   for (const name of Object.keys(MIN_FOUND)) {
-    it(`${name}: at least ${MIN_FOUND[name]} of 6 attempts found, none invented, at most one called wrong`, () => {
+    it(`${name}: at least ${MIN_FOUND[name]} of 6 attempts found, none invented, at most ${MAX_WRONG[name]} called wrong`, () => {
       const s = scores.get(name)!;
       expect(s.truth).toBe(SCRIPT.length);
       expect(s.matched).toBeGreaterThanOrEqual(MIN_FOUND[name]);
       expect(s.detected).toBe(s.matched);
-      expect(s.madeCorrect).toBeGreaterThanOrEqual(s.matched - 1);
+      expect(s.madeCorrect).toBeGreaterThanOrEqual(s.matched - MAX_WRONG[name]);
     });
   }
 });

@@ -58,7 +58,8 @@ export function locateHoopsFromArcs(
     if (vyEnd <= 0 || (rise < 2.5 * a.r && !fromTop) || fall < 0.5 * a.r) continue;
     const w = Math.min(4 * a.r, 0.5 * p.length);
     const q = Math.min(1, a.trackPoints.length / 14) * Math.min(1, a.score / 0.7) * (fromTop ? 1 : Math.min(1, rise / (5 * a.r)));
-    ends.push({ x: last.x, y: last.y, r: a.r, w: Math.max(1, w * a.score), q });
+    const end = freeFallEnd(a);
+    ends.push({ x: end.x, y: end.y, r: a.r, w: Math.max(1, w * a.score), q });
   }
   const hoops: HoopEstimate[] = [];
   const used = new Uint8Array(ends.length);
@@ -105,6 +106,38 @@ export function locateHoopsFromArcs(
     if (hoops.length >= 4) break;
   }
   return mergeBackboardClusters(hoops).sort((a, b) => b.support - a.support);
+}
+
+/**
+ * Where a flight's ball stopped falling freely. The arc ends where one parabola stops fitting its
+ * track, which on a sped-up clip (a fall from the apex to the rim in 4–5 frames) or after one
+ * blurred detection can be in mid-air, short of the rim: whether that last stretch forms an arc of
+ * its own turns on single detections, so re-encoding the same clip moved the hoop found from the
+ * flights' ends. The ball's track is followed on past the arc's end while it is still in free
+ * flight — each step down at least 0.75 of the one before, its sideways step within 35 % (+ a
+ * quarter ball radius) of the flight's, gaps ≤ 2 frames, ≤ 8 sightings; the last such sighting is
+ * the end: meeting the rim, the board or the net slows the ball or turns it.
+ */
+export function freeFallEnd(a: Arc): { x: number; y: number } {
+  const last = a.points[a.points.length - 1];
+  let end = { x: last.x, y: last.y, frame: last.frame };
+  let step = a.fit.b + 2 * a.fit.c * (last.frame - a.fit.t0);
+  const vx = a.fit.e;
+  if (!(step > 0)) return end;
+  let n = 0;
+  for (const q of a.trackPoints) {
+    if (q.frame <= end.frame) continue;
+    const df = q.frame - end.frame;
+    if (df > 2 || n >= 8) break;
+    const dy = (q.y - end.y) / df;
+    const dx = (q.x - end.x) / df;
+    // still in free flight: falling no slower than before, moving sideways as the flight did
+    if (dy < 0.75 * step || Math.abs(dx - vx) > 0.35 * Math.abs(vx) + 0.25 * a.r) break;
+    step = dy;
+    end = { x: q.x, y: q.y, frame: q.frame };
+    n++;
+  }
+  return end;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
-import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs, type Arc } from './arcs';
+import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
+import { detectShots, dropBelowNet, sightingsCall, DROP_RUN_MADE, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -274,5 +274,77 @@ describe('rebound rise (cameras looking down)', () => {
     expect(shots.map((s) => s.made)).toEqual([false, false, true, true, true]);
     expect(seenBelow.made).toBe(true);
     expect(REBOUND_RISE_MISSED).toBeGreaterThan(0.13);
+  });
+});
+
+/** An arc ending at `end` (frame, x, y) with the given velocity there, cut from a track with the given later sightings. */
+function endingArc(end: [number, number, number], vx: number, vy: number, after: Array<[number, number, number]>): Arc {
+  const [f, x, y] = end;
+  const pt = (q: [number, number, number]): BallCandidate => ({ frame: q[0], x: q[1], y: q[2], r: 8, score: 0.8, ballColour: 0.7 });
+  const points = [pt([f - 2, x - 2 * vx, y - 2 * vy]), pt([f - 1, x - vx, y - vy]), pt(end)];
+  return {
+    trackId: 1,
+    points,
+    trackPoints: [...points, ...after.map(pt)],
+    fit: { a: y, b: vy, c: 0, d: x, e: vx, rms: 0, t0: f },
+    r: 8,
+    gNorm: GRAVITY_NORM_30FPS,
+    apexFrame: f - 10,
+    apexY: y - 40,
+    score: 0.8,
+  } as Arc;
+}
+
+describe('flight ends (the ball stops falling freely)', () => {
+  // Measured on a 2x clip re-encoded at CRF 18: the flight's parabola stopped fitting 1.5 rim widths short of the rim,
+  // and the ball went on falling, as fast and as far sideways per frame, for 4 more frames before it met the rim.
+  it('follows the track past an arc that ends in mid-air to where the ball slows at the rim', () => {
+    const a = endingArc([139, 377.6, 54], 14.7, 6.8, [
+      [140, 392.3, 60.8],
+      [141, 405.8, 71.6],
+      [142, 419.8, 83.9],
+      [143, 433.3, 98.3],
+      [144, 444.8, 99.4],
+      [145, 454.4, 99],
+    ]);
+    const e = freeFallEnd(a);
+    expect(e.x).toBeCloseTo(433.3, 1);
+    expect(e.y).toBeCloseTo(98.3, 1);
+  });
+
+  it('keeps the end of an arc that ends at the rim: the ball then drops straight down through the net', () => {
+    const a = endingArc([58, 437, 104.8], 12.8, 13, [
+      [59, 437, 115.9],
+      [60, 437, 124.6],
+      [61, 436.5, 131.8],
+      [62, 437, 155.9],
+    ]);
+    expect(freeFallEnd(a)).toMatchObject({ x: 437, y: 104.8 });
+  });
+
+  it('keeps the end when the ball slows at once (rim contact at the arc\'s end)', () => {
+    const a = endingArc([100, 300, 100], 5, 10, [
+      [101, 305, 102],
+      [102, 309, 103],
+    ]);
+    expect(freeFallEnd(a)).toMatchObject({ x: 300, y: 100 });
+  });
+});
+
+describe('ball sightings around the rim as a made/missed cue', () => {
+  // values measured on transformed copies of the real clips (see the analyser README, made/missed)
+  it('says missed when sightings beside the net clearly outnumber those in it (a rim-out whose crossing was another object)', () => {
+    expect(sightingsCall({ throughFrames: 1, outFrames: 6, dropRun: 2 })).toBe(false);
+    expect(sightingsCall({ throughFrames: 2, outFrames: 5, dropRun: 2 })).toBe(false);
+  });
+  it('says made when sightings in the net clearly outnumber those beside it, or the ball is seen falling below the net', () => {
+    expect(sightingsCall({ throughFrames: 8, outFrames: 0, dropRun: 4 })).toBe(true);
+    expect(sightingsCall({ throughFrames: 5, outFrames: 0, dropRun: 9 })).toBe(true);
+    expect(sightingsCall({ throughFrames: 2, outFrames: 0, dropRun: 5 })).toBe(true);
+  });
+  it('says nothing when the counts are close (a 45-degree view counts board and net blobs beside the rim on makes)', () => {
+    expect(sightingsCall({ throughFrames: 3, outFrames: 3, dropRun: 3 })).toBeNull();
+    expect(sightingsCall({ throughFrames: 0, outFrames: 2, dropRun: 0 })).toBeNull();
+    expect(sightingsCall({ throughFrames: 2, outFrames: 1, dropRun: 3 })).toBeNull();
   });
 });

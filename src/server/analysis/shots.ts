@@ -562,10 +562,28 @@ export function classifyMake(
   ev.riseAfterRim = riseAfterRim(s, tracks, hoop, fps, timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
+  // What the ball sightings around the rim say over the whole window (many frames, not one crossing point): clearly more
+  // inside the net than beside it, or the ball seen falling below the net, is a make; clearly more beside it a miss.
+  const sightings = sightingsCall(ev);
   if (!Number.isNaN(ev.crossOffset)) {
+    const ax = Math.abs(ev.crossOffset);
+    // The crossing decides outside a band around its threshold. Inside the band — a few pixels either way on a small
+    // rim, which a re-encoding moves — the rim-level crossing decides (it is nearer the rim, so less spread by the net),
+    // then the sightings, then the threshold.
+    let inside = ax < CROSS_MADE;
+    if (ax > CROSS_MADE - CROSS_BAND && ax < CROSS_MADE + CROSS_BAND) {
+      if (Number.isFinite(ev.rimCrossOffset)) inside = Math.abs(ev.rimCrossOffset) < RIM_CROSS_MADE;
+      else if (sightings !== null) inside = sightings;
+    }
     // A still net right after rim arrival means nothing went through it, unless the net swings once the ball has left it (a ball that rolled on the rim before dropping in).
-    made = Math.abs(ev.crossOffset) < 1.4 && !(ev.netMotion < 0.015 && !(ev.netAfter >= NET_AFTER_MOVING));
-    conf = Math.abs(Math.abs(ev.crossOffset) - 1.4) > 0.5 ? 0.8 : 0.6;
+    made = inside && !(ev.netMotion < 0.015 && !(ev.netAfter >= NET_AFTER_MOVING));
+    conf = Math.abs(ax - CROSS_MADE) > 0.5 ? 0.8 : 0.6;
+    // A crossing inside the span with the ball seen beside the net far more often than in it and a net that hardly
+    // moved: the crossing was another object (a blob of the net, the ball bouncing in front of it); two cues against one.
+    if (made && sightings === false && ev.netMotion < NET_DRAGGED) {
+      made = false;
+      conf = 0.55;
+    }
     if (bestExit) {
       const e = bestExit;
       ev.dwellFrames = e.points[0].frame - s.rimFrame;
@@ -594,7 +612,8 @@ export function classifyMake(
       conf = 0.75;
     } else {
       ev.exit = 'sideways';
-      made = false;
+      // the weakest exit reading: overruled by sightings that clearly say the ball went through
+      made = sightings === true;
       conf = 0.6;
     }
   }
@@ -615,6 +634,30 @@ export function classifyMake(
   setKind(s, fps, timeScale);
   const endAt = bestExit ? bestExit.points[Math.min(bestExit.points.length - 1, 6)].frame : s.rimFrame + Math.round(win / 2);
   s.endFrame = Math.max(s.rimFrame, endAt);
+}
+
+/** Net-bottom crossing within this many rim half-widths of the centre: made. */
+export const CROSS_MADE = 1.4;
+/** Half-width of the band around {@link CROSS_MADE} where the crossing alone does not decide (rim half-widths). */
+export const CROSS_BAND = 0.3;
+/** Rim-level crossing within this many rim half-widths of the centre: through the rim (decides inside the band). */
+export const RIM_CROSS_MADE = 1.0;
+/** Net-box motion in the 0.6 s after rim arrival (`netMotion`) above which the net was clearly dragged by the ball (makes on the real clips: 0.13–0.36 but for one rim-in at 0.02). */
+export const NET_DRAGGED = 0.15;
+/** Ball sightings inside the net (`throughFrames`) exceeding those beside it (`outFrames`) by this many say made; the reverse, missed. */
+export const SIGHTINGS_MARGIN = 3;
+
+/**
+ * The call of the ball sightings around the rim (see {@link MakeEvidence.throughFrames}): made when those inside the
+ * net outnumber those beside it by {@link SIGHTINGS_MARGIN}, or the ball was seen falling below the net
+ * (`dropRun` ≥ {@link DROP_RUN_MADE}) with more sightings inside than beside; missed when those beside outnumber
+ * those inside by the margin; null (no call) otherwise.
+ */
+export function sightingsCall(ev: Pick<MakeEvidence, 'throughFrames' | 'outFrames' | 'dropRun'>): boolean | null {
+  const d = ev.throughFrames - ev.outFrames;
+  if (d >= SIGHTINGS_MARGIN || (ev.dropRun >= DROP_RUN_MADE && d > 0)) return true;
+  if (-d >= SIGHTINGS_MARGIN) return false;
+  return null;
 }
 
 function setKind(s: ShotDetection, fps: number, timeScale: number): void {
