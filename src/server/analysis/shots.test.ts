@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -209,6 +209,50 @@ describe('ball seen falling below the net (panning cameras)', () => {
     unseenDropVeto(shots, 30, 1);
     expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
     expect(shots[1].kind).toBe('rim_out');
+  });
+});
+
+describe('shots lost rising behind the board', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // Released at (250, 300), apex ~1.4 rim widths over the rim, back at rim level ~36 frames later at the rim's centre.
+  const rise = (per: BallCandidate[][], f0: number, vx = 4.2, lostAt = 20) => {
+    for (let t = 0; t < lostAt; t++) per[f0 + t].push({ frame: f0 + t, x: 250 + vx * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+  };
+  // After the rim: the ball bounces off sideways, seen only as short pieces (each too short to fit as a flight).
+  const bounceOff = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k < 9; k++) {
+      if (k === 3 || k === 6) continue;
+      per[f0 + k].push({ frame: f0 + k, x: RIM.x + 0.8 * w + 3 * k, y: RIM.y - 0.3 * w - 6 * k + C * k * k, r: 0.5 * R, score: 0.6, ballColour: 0.5 });
+    }
+  };
+
+  it('finds an attempt whose ball was lost rising above the rim when its fall lands on the rim and the ball is seen there', () => {
+    const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(per, 10);
+    bounceOff(per, 47);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].releaseFrame).toBeLessThanOrEqual(11);
+    // the ball came back to rim level at frame 10 + 35.7
+    expect(Math.abs(shots[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+    const arrival = lostRisingArrival(shots[0].arc, hoop, per, 30, 1);
+    expect(arrival).toBe(shots[0].rimFrame);
+  });
+
+  it('not when nothing is seen at the rim afterwards, nor when the fall lands away from the rim', () => {
+    const none: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(none, 10);
+    const a = analyse(none);
+    expect(detectShots(a.arcs, hoop, none, a.tracks, 30, 1)).toHaveLength(0);
+    // a lob that would come down 2 rim widths beyond the rim, with the same sightings at the rim
+    const far: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(far, 10, 5.9);
+    bounceOff(far, 47);
+    const b = analyse(far);
+    expect(b.arcs.length).toBeGreaterThan(0);
+    expect(detectShots(b.arcs, hoop, far, b.tracks, 30, 1)).toHaveLength(0);
   });
 });
 

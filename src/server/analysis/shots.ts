@@ -1,5 +1,5 @@
 import { releasePoint, type Arc } from './arcs';
-import type { BallCandidate, Track } from './ball-track';
+import { arcAt, type BallCandidate, type Track } from './ball-track';
 import type { HoopEstimate } from './hoop-locate';
 
 /** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid). */
@@ -105,7 +105,14 @@ function vyAt(a: Arc, frame: number): number {
  * flight that leaves upwards near the hoop with a falling flight that starts at or above the
  * rim within the expected hang time.
  */
-function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScale: number, found: ShotDetection[]): ShotDetection[] {
+function reappearingShots(
+  arcs: Arc[],
+  hoop: HoopEstimate,
+  candidates: BallCandidate[][],
+  fps: number,
+  timeScale: number,
+  found: ShotDetection[],
+): ShotDetection[] {
   const w = hoop.w;
   const out: ShotDetection[] = [];
   const maxHang = Math.round((2.0 / timeScale) * fps);
@@ -122,7 +129,24 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
       if (d.apexFrame > p0.frame + 2) return false;
       return Math.abs(p0.x - hoop.x) < 1.5 * w && p0.y < hoop.y + 1.2 * w && p0.y > hoop.y - 4 * w && d.points.length >= 4;
     });
-    if (!down) continue;
+    if (!down) {
+      const lost = lostRisingArrival(up, hoop, candidates, fps, timeScale);
+      if (lost < 0 || found.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale) || out.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale)) continue;
+      out.push({
+        arc: up,
+        releaseFrame: rel.frame,
+        rimFrame: lost,
+        endFrame: lost,
+        releaseX: rel.x,
+        releaseY: rel.y,
+        made: null,
+        madeConfidence: 0,
+        kind: 'unknown',
+        confidence: 0.5 * Math.min(1, (up.points.length / 10) * up.score),
+        evidence: emptyEvidence(),
+      });
+      continue;
+    }
     const rimFrame = down.points.find((q) => q.y >= hoop.y - 0.9 * w)?.frame ?? down.points[0].frame;
     if (found.some((f) => Math.abs(f.rimFrame - rimFrame) < fps / timeScale)) continue;
     out.push({
@@ -140,6 +164,45 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     });
   }
   return out;
+}
+
+/** Ball sightings at the rim (frames) that tell a ball lost on its way up did come down there (see {@link lostRisingArrival}). */
+export const LOST_RISE_RIM_SIGHTINGS = 3;
+
+/**
+ * A flight lost while still rising above the rim, near the hoop, that no falling flight picks up again: seen from
+ * the baseline, behind the board, the ball passes behind the opaque board on its way to the rim and comes out
+ * below or beside it after a rim contact — bouncing up or sideways off the rim (a rim-out), or dropping through the
+ * net — as short, broken pieces of track. Its parabola, followed on from the last sighting, says where it comes
+ * down: when that is at the rim (rim level within one rim width of its centre, inside the hang time) and the ball
+ * is seen there (ball-like sightings within 1.5 rim widths of the rim on ≥ {@link LOST_RISE_RIM_SIGHTINGS} frames
+ * from the last sighting to 0.5 s after that arrival), the flight is an attempt with that rim arrival. Returns the
+ * frame, or -1.
+ */
+export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallCandidate[][], fps: number, timeScale: number): number {
+  const w = hoop.w;
+  const last = up.points[up.points.length - 1];
+  if (last.y > hoop.y - 0.5 * w || Math.abs(last.x - hoop.x) > 3 * w) return -1;
+  const maxHang = Math.round((2.0 / timeScale) * fps);
+  // the fall is followed with gravity at the rim's depth (0.45 m rim; the clip's speed-up), not the fit's: a few
+  // rising points do not pin the curvature down, and the ball seen from the baseline is often only a piece of it
+  const g = ((0.5 * 9.81 * (w / 0.45)) / (fps * fps)) * timeScale * timeScale;
+  const p0 = arcAt(up.fit, last.frame);
+  const vy = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
+  let arrival = -1;
+  for (let k = 1; k <= maxHang; k++) {
+    const y = p0.y + vy * k + g * k * k;
+    if (y < hoop.y) continue;
+    if (Math.abs(p0.x + up.fit.e * k - hoop.x) <= 1.0 * w) arrival = last.frame + k;
+    break;
+  }
+  if (arrival < 0) return -1;
+  const until = Math.min(candidates.length - 1, arrival + Math.round((0.5 / timeScale) * fps));
+  let seen = 0;
+  for (let f = last.frame + 1; f <= until; f++) {
+    if ((candidates[f] ?? []).some((c) => c.score >= 0.4 && Math.abs(c.x - hoop.x) < 1.5 * w && Math.abs(c.y - hoop.y) < 1.5 * w)) seen++;
+  }
+  return seen >= LOST_RISE_RIM_SIGHTINGS ? arrival : -1;
 }
 
 /**
@@ -465,7 +528,7 @@ export function detectShots(
       evidence: emptyEvidence(),
     });
   }
-  shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
