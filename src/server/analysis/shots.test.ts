@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs } from './arcs';
+import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
@@ -253,6 +253,44 @@ describe('shots lost rising behind the board', () => {
     const b = analyse(far);
     expect(b.arcs.length).toBeGreaterThan(0);
     expect(detectShots(b.arcs, hoop, far, b.tracks, 30, 1)).toHaveLength(0);
+  });
+});
+
+describe('shots seen only falling into the rim at an even pace (behind the shooter)', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // From 3.5 rim widths above and 1.3 beside the rim to its centre in 14 frames, no acceleration in the image.
+  const fall = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k <= 14; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x + 40 - (40 / 14) * k, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+  };
+  const run = (per: BallCandidate[][]) => {
+    const dims = { width: 640, height: 360 };
+    const tracks = linkTracks(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    const arcs = all.filter((a) => isFlightArc(a, 30, dims));
+    const descents = all.filter((a) => isDescentArc(a, 30, dims));
+    return { without: detectShots(arcs, hoop, per, tracks, 30, 1), with: detectShots(arcs, hoop, per, tracks, 30, 1, undefined, descents) };
+  };
+
+  it('finds the attempt, arriving where the descent reaches the rim zone', () => {
+    const per: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    fall(per, 40);
+    const r = run(per);
+    expect(r.without).toHaveLength(0);
+    expect(r.with).toHaveLength(1);
+    // the rim zone starts 0.9 rim widths above the rim: 2.6 rim widths of fall at 7.5 px a frame
+    expect(Math.abs(r.with[0].rimFrame - (40 + Math.ceil((2.6 * w) / 7.5)))).toBeLessThanOrEqual(1);
+    expect(r.with[0].releaseFrame).toBe(40 - 30);
+  });
+
+  it('not a rebound falling back onto the rim after a shot, nor a descent ending away from the rim', () => {
+    const per = scene([shot(0, 100, 'bounce-out')], 90);
+    fall(per, 40);
+    const r = run(per);
+    expect(r.with.map((s) => s.rimFrame)).toEqual(r.without.map((s) => s.rimFrame));
+    const away: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    expect(run(away).with).toHaveLength(0);
   });
 });
 

@@ -251,6 +251,40 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
   return out;
 }
 
+/**
+ * Shots seen only falling into the rim from well above it at an even pace (see `arcs.ts#isDescentArc`: seen from
+ * behind the shooter, the ball flying away from the camera loses its image acceleration): a descent that starts
+ * ≥ 2.5 rim widths above the rim, within 4 rim widths across, of the ball's size at this hoop, and reaches the rim
+ * zone (within a rim width of its centre, from 0.9 above to 0.6 below its level) is an attempt arriving there —
+ * unless another flight was at the rim in the 1.5 s before (a rebound falling back). The release is put 1 s before
+ * the first sighting (its rise was not seen); confidence as a flight's, halved.
+ */
+function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): ShotDetection[] {
+  const w = hoop.w;
+  const out: ShotDetection[] = [];
+  for (const a of descents) {
+    const p0 = a.points[0];
+    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > 4 * w) continue;
+    if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
+    const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
+    if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
+    out.push({
+      arc: a,
+      releaseFrame: Math.max(0, p0.frame - Math.round(fps / timeScale)),
+      rimFrame: at.frame,
+      endFrame: at.frame,
+      releaseX: p0.x,
+      releaseY: p0.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
+      evidence: emptyEvidence(),
+    });
+  }
+  return out;
+}
+
 /** True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). */
 function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): boolean {
   const before = Math.round((1.5 / timeScale) * fps);
@@ -475,6 +509,7 @@ export function detectShots(
   fps: number,
   timeScale: number,
   motion?: MotionProbe,
+  descents: Arc[] = [],
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
@@ -530,6 +565,7 @@ export function detectShots(
   }
   shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
   const merged: ShotDetection[] = [];
