@@ -216,8 +216,8 @@ describe('shots lost rising behind the board', () => {
   const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
   const w = hoop.w;
   // Released at (250, 300), apex ~1.4 rim widths over the rim, back at rim level ~36 frames later at the rim's centre.
-  const rise = (per: BallCandidate[][], f0: number, vx = 4.2, lostAt = 20) => {
-    for (let t = 0; t < lostAt; t++) per[f0 + t].push({ frame: f0 + t, x: 250 + vx * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+  const rise = (per: BallCandidate[][], f0: number, vx = 4.2, lostAt = 20, x0 = 250) => {
+    for (let t = 0; t < lostAt; t++) per[f0 + t].push({ frame: f0 + t, x: x0 + vx * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
   };
   // After the rim: the ball bounces off sideways, seen only as short pieces (each too short to fit as a flight).
   const bounceOff = (per: BallCandidate[][], f0: number) => {
@@ -239,6 +239,14 @@ describe('shots lost rising behind the board', () => {
     expect(Math.abs(shots[0].rimFrame - 46)).toBeLessThanOrEqual(4);
     const arrival = lostRisingArrival(shots[0].arc, hoop, per, 30, 1);
     expect(arrival).toBe(shots[0].rimFrame);
+    // a longer shot lost 3.7 rim widths across from the rim, on its way to the board
+    const bank: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(bank, 10, 5.88, 18, 190);
+    bounceOff(bank, 47);
+    const b = analyse(bank);
+    const found = detectShots(b.arcs, hoop, bank, b.tracks, 30, 1);
+    expect(found).toHaveLength(1);
+    expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
   });
 
   it('not when nothing is seen at the rim afterwards, nor when the fall lands away from the rim', () => {

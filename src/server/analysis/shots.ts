@@ -121,9 +121,9 @@ function reappearingShots(
     const vyEnd = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
-    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > 3 * w) continue;
+    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) continue;
     if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true)) continue;
-    const down = arcs.find((d) => {
+    const down = Math.abs(last.x - hoop.x) > 3 * w ? undefined : arcs.find((d) => {
       const p0 = d.points[0];
       if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
       if (d.apexFrame > p0.frame + 2) return false;
@@ -166,6 +166,9 @@ function reappearingShots(
   return out;
 }
 
+/** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
+export const LOST_RISE_ACROSS = 4;
+
 /** Ball sightings at the rim (frames) that tell a ball lost on its way up did come down there (see {@link lostRisingArrival}). */
 export const LOST_RISE_RIM_SIGHTINGS = 3;
 
@@ -182,7 +185,7 @@ export const LOST_RISE_RIM_SIGHTINGS = 3;
 export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallCandidate[][], fps: number, timeScale: number): number {
   const w = hoop.w;
   const last = up.points[up.points.length - 1];
-  if (last.y > hoop.y - 0.5 * w || Math.abs(last.x - hoop.x) > 3 * w) return -1;
+  if (last.y > hoop.y - 0.5 * w || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) return -1;
   const maxHang = Math.round((2.0 / timeScale) * fps);
   // the fall is followed with gravity at the rim's depth (0.45 m rim; the clip's speed-up), not the fit's: a few
   // rising points do not pin the curvature down, and the ball seen from the baseline is often only a piece of it
