@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs } from './arcs';
 import { locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, risingIntoStart, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -247,6 +247,19 @@ describe('shots lost rising behind the board', () => {
     const found = detectShots(b.arcs, hoop, bank, b.tracks, 30, 1);
     expect(found).toHaveLength(1);
     expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+  });
+
+  it('knows a flight starting at the rim level after a break mid-rise from a rebound bouncing up off the rim', () => {
+    // the rise: y = 300 − 18 t + C t², its track broken at t = 12 (at the rim level); the piece after the break
+    const pos = (t: number): BallCandidate => ({ frame: 10 + t, x: 250 + 4.2 * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const upper = splitIntoArcs({ id: 2, points: Array.from({ length: 8 }, (_, i) => pos(12 + i)) })[0];
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let t = 0; t < 12; t++) per[10 + t].push(pos(t));
+    expect(risingIntoStart(upper, upper.points[0], per)).toBe(true);
+    // a rebound: the ball came down onto the rim from above before the same upward piece
+    const reb: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 1; k <= 6; k++) reb[22 - k].push({ ...pos(12), frame: 22 - k, y: pos(12).y - 6 * k, x: pos(12).x + 3 * k });
+    expect(risingIntoStart(upper, upper.points[0], reb)).toBe(false);
   });
 
   it('not when nothing is seen at the rim afterwards, nor when the fall lands away from the rim', () => {

@@ -122,7 +122,7 @@ function reappearingShots(
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
     if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) continue;
-    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true)) continue;
+    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true) && !risingIntoStart(up, rel, candidates)) continue;
     const down = Math.abs(last.x - hoop.x) > 3 * w ? undefined : arcs.find((d) => {
       const p0 = d.points[0];
       if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
@@ -164,6 +164,23 @@ function reappearingShots(
     });
   }
   return out;
+}
+
+/**
+ * The ball came up into a flight's first point from below, on the flight's own parabola: a sighting lower down
+ * within 2 ball radii of where the parabola, followed back, was in one of the 3 frames before. A track broken
+ * mid-rise (the ball against the board's edge, the net, a light background) starts a new one at the rim level;
+ * a rebound bouncing up off the rim came down onto it from above, where its parabola followed back finds nothing.
+ */
+export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCandidate[][]): boolean {
+  for (let k = 1; k <= 3; k++) {
+    const f = start.frame - k;
+    if (f < 0) break;
+    const p = arcAt(a.fit, f);
+    if (p.y <= start.y + 0.5 * a.r) continue;
+    if ((candidates[f] ?? []).some((c) => c.y > start.y + 0.5 * a.r && Math.hypot(c.x - p.x, c.y - p.y) < Math.max(2 * a.r, 6) && c.r > 0.5 * a.r && c.r < 2 * a.r)) return true;
+  }
+  return false;
 }
 
 /** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
