@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+import { GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -94,6 +94,32 @@ describe('arcs', () => {
     const arcs = splitIntoArcs({ id: 1, points: [...hold, ...flight] });
     const main = arcs.find((a) => a.points.length >= 15)!;
     expect(releasePoint(main).frame).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('descents', () => {
+  const dims = { width: 640, height: 360 };
+  const line = (n: number, vx: number, vy: number, c = 0) => Array.from({ length: n }, (_, i) => cand(i, 300 + vx * i, 40 + vy * i + c * i * i, 8));
+  const one = (pts: BallCandidate[]) => splitIntoArcs({ id: 1, points: pts });
+
+  it('takes a ball falling at an even pace (a fall away from the camera) as a descent, not as a flight', () => {
+    const [a] = one(line(14, -3, 7.5));
+    expect(isFlightArc(a, 30, dims)).toBe(false);
+    expect(isDescentArc(a, 30, dims)).toBe(true);
+    // a little gravity left in the image (a third of it) is still a descent
+    const [b] = one(line(14, -3, 6, (GRAVITY_NORM_30FPS * 8) / 3));
+    expect(isDescentArc(b, 30, dims)).toBe(true);
+  });
+
+  it('not a flight with gravity, a rise, a short or slow drift, or a small blob', () => {
+    const [flight] = one(throwPoints(0, 14, 300, 40, -3, 2, 8));
+    expect(isFlightArc(flight, 30, dims)).toBe(true);
+    expect(isDescentArc(flight, 30, dims)).toBe(false);
+    expect(isDescentArc(one(line(14, -3, -7.5))[0], 30, dims)).toBe(false);
+    expect(isDescentArc(one(line(6, -3, 7.5))[0], 30, dims)).toBe(false);
+    expect(isDescentArc(one(line(14, -3, 1))[0], 30, dims)).toBe(false);
+    const small = line(14, -3, 7.5).map((p) => ({ ...p, r: 2 }));
+    expect(isDescentArc(one(small)[0], 30, dims)).toBe(false);
   });
 });
 

@@ -98,6 +98,29 @@ export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: 
 }
 
 /**
+ * A ball falling into view towards the camera's far side at an even pace: the second half of a shot seen from
+ * behind the shooter (or from the baseline) whose rise was out of the frame or not followed. The ball then flies
+ * away from the camera while it falls, and the perspective takes the acceleration out of its image path, so the
+ * arc fits a straight line better than gravity (measured on such falls into the rim: −0.23 to 0.38 of gravity,
+ * against the flight window's 0.4–7). A descent: ≥ 8 points of ball score ≥ 0.6, ball-sized, falling from its
+ * first point to its last at every step of its fit (highest point first), over ≥ 5 ball radii, with gravity below
+ * the flight window but not pushed upwards (≥ −1 g). Only the shot rules that see it end at a rim use it
+ * (`shots.ts#descentShots`).
+ */
+export function isDescentArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
+  const n = a.points.length;
+  if (n < 8 || a.score < 0.6) return false;
+  if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
+  const first = a.points[0];
+  const last = a.points[n - 1];
+  if (a.apexFrame > first.frame + 1 || last.y - first.y < 5 * a.r) return false;
+  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2 * gScale;
+  if (a.gNorm >= window[0] * g || a.gNorm < -g) return false;
+  const vy = (f: number) => a.fit.b + 2 * a.fit.c * (f - a.fit.t0);
+  return vy(first.frame) > 0 && vy(last.frame) > 0;
+}
+
+/**
  * Where the flight gravity window of {@link isFlightArc} sits for this clip (a factor on
  * gravity). The window (0.4–7 g) covers playback speeds of about 0.63×–2.65×: real-time and
  * the common 2× clips. A slow-motion clip (0.5×: a quarter of the gravity per frame) or a 3×

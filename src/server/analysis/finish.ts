@@ -1,6 +1,6 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { normaliseExposure } from './exposure';
-import { estimateTimeScale, gravityWindowScale, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
+import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -80,6 +80,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
   const gScale = gravityWindowScale(allArcs, fps, dims);
   const arcs = allArcs.filter((a) => isFlightArc(a, fps, dims, gScale));
+  const descents = allArcs.filter((a) => isDescentArc(a, fps, dims, gScale));
   const timeScale = estimateTimeScale(arcs, fps, gScale);
   const lookback = Math.round((1.6 / timeScale) * fps);
   const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
@@ -144,9 +145,10 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   }
   const perGoal = goals.map((g, k) => {
     const span = tracked[k]?.span;
-    if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe).map((s) => ({ s, k }));
+    if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents).map((s) => ({ s, k }));
     const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe)
+    const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
+    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents)
       .filter((s) => s.rimFrame >= span[0] && s.rimFrame <= span[1] && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
       .map((s) => ({ s, k }));
   });

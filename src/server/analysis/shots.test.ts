@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isFlightArc, splitIntoArcs, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, sightingsCall, DROP_RUN_MADE, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -209,6 +209,109 @@ describe('ball seen falling below the net (panning cameras)', () => {
     unseenDropVeto(shots, 30, 1);
     expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
     expect(shots[1].kind).toBe('rim_out');
+  });
+});
+
+describe('shots lost rising behind the board', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // Released at (250, 300), apex ~1.4 rim widths over the rim, back at rim level ~36 frames later at the rim's centre.
+  const rise = (per: BallCandidate[][], f0: number, vx = 4.2, lostAt = 20, x0 = 250) => {
+    for (let t = 0; t < lostAt; t++) per[f0 + t].push({ frame: f0 + t, x: x0 + vx * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+  };
+  // After the rim: the ball bounces off sideways, seen only as short pieces (each too short to fit as a flight).
+  const bounceOff = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k < 9; k++) {
+      if (k === 3 || k === 6) continue;
+      per[f0 + k].push({ frame: f0 + k, x: RIM.x + 0.8 * w + 3 * k, y: RIM.y - 0.3 * w - 6 * k + C * k * k, r: 0.5 * R, score: 0.6, ballColour: 0.5 });
+    }
+  };
+
+  it('finds an attempt whose ball was lost rising above the rim when its fall lands on the rim and the ball is seen there', () => {
+    const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(per, 10);
+    bounceOff(per, 47);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].releaseFrame).toBeLessThanOrEqual(11);
+    // the ball came back to rim level at frame 10 + 35.7
+    expect(Math.abs(shots[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+    const arrival = lostRisingArrival(shots[0].arc, hoop, per, 30, 1);
+    expect(arrival).toBe(shots[0].rimFrame);
+    // a longer shot lost 3.7 rim widths across from the rim, on its way to the board
+    const bank: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(bank, 10, 5.88, 18, 190);
+    bounceOff(bank, 47);
+    const b = analyse(bank);
+    const found = detectShots(b.arcs, hoop, bank, b.tracks, 30, 1);
+    expect(found).toHaveLength(1);
+    expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+  });
+
+  it('knows a flight starting at the rim level after a break mid-rise from a rebound bouncing up off the rim', () => {
+    // the rise: y = 300 − 18 t + C t², its track broken at t = 12 (at the rim level); the piece after the break
+    const pos = (t: number): BallCandidate => ({ frame: 10 + t, x: 250 + 4.2 * t, y: 300 - 18 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const upper = splitIntoArcs({ id: 2, points: Array.from({ length: 8 }, (_, i) => pos(12 + i)) })[0];
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let t = 0; t < 12; t++) per[10 + t].push(pos(t));
+    expect(risingIntoStart(upper, upper.points[0], per)).toBe(true);
+    // a rebound: the ball came down onto the rim from above before the same upward piece
+    const reb: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 1; k <= 6; k++) reb[22 - k].push({ ...pos(12), frame: 22 - k, y: pos(12).y - 6 * k, x: pos(12).x + 3 * k });
+    expect(risingIntoStart(upper, upper.points[0], reb)).toBe(false);
+  });
+
+  it('not when nothing is seen at the rim afterwards, nor when the fall lands away from the rim', () => {
+    const none: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(none, 10);
+    const a = analyse(none);
+    expect(detectShots(a.arcs, hoop, none, a.tracks, 30, 1)).toHaveLength(0);
+    // a lob that would come down 2 rim widths beyond the rim, with the same sightings at the rim
+    const far: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(far, 10, 5.9);
+    bounceOff(far, 47);
+    const b = analyse(far);
+    expect(b.arcs.length).toBeGreaterThan(0);
+    expect(detectShots(b.arcs, hoop, far, b.tracks, 30, 1)).toHaveLength(0);
+  });
+});
+
+describe('shots seen only falling into the rim at an even pace (behind the shooter)', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // From 3.5 rim widths above and 1.3 beside the rim to its centre in 14 frames, no acceleration in the image.
+  const fall = (per: BallCandidate[][], f0: number) => {
+    for (let k = 0; k <= 14; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x + 40 - (40 / 14) * k, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+  };
+  const run = (per: BallCandidate[][]) => {
+    const dims = { width: 640, height: 360 };
+    const tracks = linkTracks(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    const arcs = all.filter((a) => isFlightArc(a, 30, dims));
+    const descents = all.filter((a) => isDescentArc(a, 30, dims));
+    return { without: detectShots(arcs, hoop, per, tracks, 30, 1), with: detectShots(arcs, hoop, per, tracks, 30, 1, undefined, descents) };
+  };
+
+  it('finds the attempt, arriving where the descent reaches the rim zone', () => {
+    const per: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    fall(per, 40);
+    const r = run(per);
+    expect(r.without).toHaveLength(0);
+    expect(r.with).toHaveLength(1);
+    // the rim zone starts 0.9 rim widths above the rim: 2.6 rim widths of fall at 7.5 px a frame
+    expect(Math.abs(r.with[0].rimFrame - (40 + Math.ceil((2.6 * w) / 7.5)))).toBeLessThanOrEqual(1);
+    expect(r.with[0].releaseFrame).toBe(40 - 30);
+  });
+
+  it('not a rebound falling back onto the rim after a shot, nor a descent ending away from the rim', () => {
+    const per = scene([shot(0, 100, 'bounce-out')], 90);
+    fall(per, 40);
+    const r = run(per);
+    expect(r.with.map((s) => s.rimFrame)).toEqual(r.without.map((s) => s.rimFrame));
+    const away: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    expect(run(away).with).toHaveLength(0);
   });
 });
 

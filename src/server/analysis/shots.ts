@@ -1,5 +1,5 @@
 import { releasePoint, type Arc } from './arcs';
-import type { BallCandidate, Track } from './ball-track';
+import { arcAt, type BallCandidate, type Track } from './ball-track';
 import type { HoopEstimate } from './hoop-locate';
 
 /** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid). */
@@ -105,7 +105,14 @@ function vyAt(a: Arc, frame: number): number {
  * flight that leaves upwards near the hoop with a falling flight that starts at or above the
  * rim within the expected hang time.
  */
-function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScale: number, found: ShotDetection[]): ShotDetection[] {
+function reappearingShots(
+  arcs: Arc[],
+  hoop: HoopEstimate,
+  candidates: BallCandidate[][],
+  fps: number,
+  timeScale: number,
+  found: ShotDetection[],
+): ShotDetection[] {
   const w = hoop.w;
   const out: ShotDetection[] = [];
   const maxHang = Math.round((2.0 / timeScale) * fps);
@@ -114,15 +121,32 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     const vyEnd = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
-    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > 3 * w) continue;
-    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true)) continue;
-    const down = arcs.find((d) => {
+    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) continue;
+    if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true) && !risingIntoStart(up, rel, candidates)) continue;
+    const down = Math.abs(last.x - hoop.x) > 3 * w ? undefined : arcs.find((d) => {
       const p0 = d.points[0];
       if (p0.frame <= last.frame || p0.frame > last.frame + maxHang) return false;
       if (d.apexFrame > p0.frame + 2) return false;
       return Math.abs(p0.x - hoop.x) < 1.5 * w && p0.y < hoop.y + 1.2 * w && p0.y > hoop.y - 4 * w && d.points.length >= 4;
     });
-    if (!down) continue;
+    if (!down) {
+      const lost = lostRisingArrival(up, hoop, candidates, fps, timeScale);
+      if (lost < 0 || found.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale) || out.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale)) continue;
+      out.push({
+        arc: up,
+        releaseFrame: rel.frame,
+        rimFrame: lost,
+        endFrame: lost,
+        releaseX: rel.x,
+        releaseY: rel.y,
+        made: null,
+        madeConfidence: 0,
+        kind: 'unknown',
+        confidence: 0.5 * Math.min(1, (up.points.length / 10) * up.score),
+        evidence: emptyEvidence(),
+      });
+      continue;
+    }
     const rimFrame = down.points.find((q) => q.y >= hoop.y - 0.9 * w)?.frame ?? down.points[0].frame;
     if (found.some((f) => Math.abs(f.rimFrame - rimFrame) < fps / timeScale)) continue;
     out.push({
@@ -140,6 +164,65 @@ function reappearingShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeScal
     });
   }
   return out;
+}
+
+/**
+ * The ball came up into a flight's first point from below, on the flight's own parabola: a sighting lower down
+ * within 2 ball radii of where the parabola, followed back, was in one of the 3 frames before. A track broken
+ * mid-rise (the ball against the board's edge, the net, a light background) starts a new one at the rim level;
+ * a rebound bouncing up off the rim came down onto it from above, where its parabola followed back finds nothing.
+ */
+export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCandidate[][]): boolean {
+  for (let k = 1; k <= 3; k++) {
+    const f = start.frame - k;
+    if (f < 0) break;
+    const p = arcAt(a.fit, f);
+    if (p.y <= start.y + 0.5 * a.r) continue;
+    if ((candidates[f] ?? []).some((c) => c.y > start.y + 0.5 * a.r && Math.hypot(c.x - p.x, c.y - p.y) < Math.max(2 * a.r, 6) && c.r > 0.5 * a.r && c.r < 2 * a.r)) return true;
+  }
+  return false;
+}
+
+/** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
+export const LOST_RISE_ACROSS = 4;
+
+/** Ball sightings at the rim (frames) that tell a ball lost on its way up did come down there (see {@link lostRisingArrival}). */
+export const LOST_RISE_RIM_SIGHTINGS = 3;
+
+/**
+ * A flight lost while still rising above the rim, near the hoop, that no falling flight picks up again: seen from
+ * the baseline, behind the board, the ball passes behind the opaque board on its way to the rim and comes out
+ * below or beside it after a rim contact — bouncing up or sideways off the rim (a rim-out), or dropping through the
+ * net — as short, broken pieces of track. Its parabola, followed on from the last sighting, says where it comes
+ * down: when that is at the rim (rim level within one rim width of its centre, inside the hang time) and the ball
+ * is seen there (ball-like sightings within 1.5 rim widths of the rim on ≥ {@link LOST_RISE_RIM_SIGHTINGS} frames
+ * from the last sighting to 0.5 s after that arrival), the flight is an attempt with that rim arrival. Returns the
+ * frame, or -1.
+ */
+export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallCandidate[][], fps: number, timeScale: number): number {
+  const w = hoop.w;
+  const last = up.points[up.points.length - 1];
+  if (last.y > hoop.y - 0.5 * w || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) return -1;
+  const maxHang = Math.round((2.0 / timeScale) * fps);
+  // the fall is followed with gravity at the rim's depth (0.45 m rim; the clip's speed-up), not the fit's: a few
+  // rising points do not pin the curvature down, and the ball seen from the baseline is often only a piece of it
+  const g = ((0.5 * 9.81 * (w / 0.45)) / (fps * fps)) * timeScale * timeScale;
+  const p0 = arcAt(up.fit, last.frame);
+  const vy = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
+  let arrival = -1;
+  for (let k = 1; k <= maxHang; k++) {
+    const y = p0.y + vy * k + g * k * k;
+    if (y < hoop.y) continue;
+    if (Math.abs(p0.x + up.fit.e * k - hoop.x) <= 1.0 * w) arrival = last.frame + k;
+    break;
+  }
+  if (arrival < 0) return -1;
+  const until = Math.min(candidates.length - 1, arrival + Math.round((0.5 / timeScale) * fps));
+  let seen = 0;
+  for (let f = last.frame + 1; f <= until; f++) {
+    if ((candidates[f] ?? []).some((c) => c.score >= 0.4 && Math.abs(c.x - hoop.x) < 1.5 * w && Math.abs(c.y - hoop.y) < 1.5 * w)) seen++;
+  }
+  return seen >= LOST_RISE_RIM_SIGHTINGS ? arrival : -1;
 }
 
 /**
@@ -183,6 +266,40 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
       confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
       evidence: emptyEvidence(),
       droppedThrough: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Shots seen only falling into the rim from well above it at an even pace (see `arcs.ts#isDescentArc`: seen from
+ * behind the shooter, the ball flying away from the camera loses its image acceleration): a descent that starts
+ * ≥ 2.5 rim widths above the rim, within 4 rim widths across, of the ball's size at this hoop, and reaches the rim
+ * zone (within a rim width of its centre, from 0.9 above to 0.6 below its level) is an attempt arriving there —
+ * unless another flight was at the rim in the 1.5 s before (a rebound falling back). The release is put 1 s before
+ * the first sighting (its rise was not seen); confidence as a flight's, halved.
+ */
+function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): ShotDetection[] {
+  const w = hoop.w;
+  const out: ShotDetection[] = [];
+  for (const a of descents) {
+    const p0 = a.points[0];
+    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > 4 * w) continue;
+    if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
+    const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
+    if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
+    out.push({
+      arc: a,
+      releaseFrame: Math.max(0, p0.frame - Math.round(fps / timeScale)),
+      rimFrame: at.frame,
+      endFrame: at.frame,
+      releaseX: p0.x,
+      releaseY: p0.y,
+      made: null,
+      madeConfidence: 0,
+      kind: 'unknown',
+      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
+      evidence: emptyEvidence(),
     });
   }
   return out;
@@ -412,6 +529,7 @@ export function detectShots(
   fps: number,
   timeScale: number,
   motion?: MotionProbe,
+  descents: Arc[] = [],
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
@@ -465,8 +583,9 @@ export function detectShots(
       evidence: emptyEvidence(),
     });
   }
-  shots.push(...reappearingShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
+  shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const minGap = Math.round((1.2 / timeScale) * fps);
   const merged: ShotDetection[] = [];
