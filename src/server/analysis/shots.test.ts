@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -312,6 +312,38 @@ describe('shots seen only falling into the rim at an even pace (behind the shoot
     const away: BallCandidate[][] = Array.from({ length: 60 }, () => []);
     for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
     expect(run(away).with).toHaveLength(0);
+  });
+});
+
+describe('one attempt found twice (mergeCloseShots)', () => {
+  const arcOf = (n: number, score: number) => ({ points: Array.from({ length: n }, (_, i) => ({ frame: i, x: 0, y: 0 })), score }) as unknown as Arc;
+  const det = (releaseFrame: number, rimFrame: number, arc: Arc, releaseGuessed?: boolean): ShotDetection => ({
+    arc, releaseFrame, rimFrame, endFrame: rimFrame, releaseX: releaseFrame, releaseY: 0, made: null, madeConfidence: 0, kind: 'unknown',
+    confidence: 0.5, evidence: {} as MakeEvidence, ...(releaseGuessed ? { releaseGuessed } : {}),
+  });
+
+  it('keeps the stronger arc with the earlier of two seen releases', () => {
+    const merged = mergeCloseShots([det(100, 130, arcOf(6, 0.8)), det(95, 132, arcOf(12, 0.8))], 36);
+    expect(merged).toHaveLength(1);
+    expect(merged[0].arc.points).toHaveLength(12);
+    expect(merged[0].releaseFrame).toBe(95);
+  });
+
+  it('a guessed release (put a fixed time before a fall seen alone) never replaces a seen one', () => {
+    // a flight seen from its release, and a stronger descent of the same ball whose release is a guess 10 frames earlier
+    const kept = mergeCloseShots([det(100, 130, arcOf(6, 0.8)), det(90, 134, arcOf(14, 0.9), true)], 36);
+    expect(kept).toHaveLength(1);
+    expect(kept[0].arc.points).toHaveLength(14);
+    expect(kept[0].releaseFrame).toBe(100);
+    expect(kept[0].releaseX).toBe(100);
+    expect(kept[0].releaseGuessed).toBe(false);
+    // the other order: the guessed one first and weaker; it takes the seen release
+    const first = mergeCloseShots([det(90, 128, arcOf(5, 0.8), true), det(100, 130, arcOf(4, 0.8))], 36);
+    expect(first).toHaveLength(1);
+    expect(first[0].releaseFrame).toBe(100);
+    expect(first[0].releaseGuessed).toBe(false);
+    // both seen but apart by more than the gap: two attempts
+    expect(mergeCloseShots([det(100, 130, arcOf(6, 0.8)), det(150, 170, arcOf(6, 0.8))], 36)).toHaveLength(2);
   });
 });
 

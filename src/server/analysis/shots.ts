@@ -25,6 +25,8 @@ export interface ShotDetection {
   evidence: MakeEvidence;
   /** Found from the ball leaving the net alone (its flight in was not followed; see `droppedThroughShots`). */
   droppedThrough?: boolean;
+  /** The release was not seen but put a fixed time before the first sighting (`droppedThroughShots`, `descentShots`). */
+  releaseGuessed?: boolean;
 }
 
 export type ShotKindGuess = 'swish' | 'rim_in' | 'bank_in' | 'rim_out' | 'bank_out' | 'air_ball' | 'unknown';
@@ -266,6 +268,7 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
       confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
       evidence: emptyEvidence(),
       droppedThrough: true,
+      releaseGuessed: true,
     });
   }
   return out;
@@ -299,7 +302,7 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
       madeConfidence: 0,
       kind: 'unknown',
       confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
-      evidence: emptyEvidence(),
+      evidence: emptyEvidence(),      releaseGuessed: true,
     });
   }
   return out;
@@ -587,21 +590,48 @@ export function detectShots(
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
   shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
-  const minGap = Math.round((1.2 / timeScale) * fps);
+  const merged = mergeCloseShots(shots, Math.round((1.2 / timeScale) * fps));
+  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
+  return merged;
+}
+
+/**
+ * Detections (sorted by rim arrival) that reach the rim less than `minGap` frames after the one
+ * before are one attempt: the one with the stronger arc (points × score) stays, with the release
+ * of {@link mergeRelease}.
+ */
+export function mergeCloseShots(shots: ShotDetection[], minGap: number): ShotDetection[] {
   const merged: ShotDetection[] = [];
   for (const s of shots) {
     const prev = merged[merged.length - 1];
     if (prev && s.rimFrame - prev.rimFrame < minGap) {
       if (s.arc.points.length * s.arc.score > prev.arc.points.length * prev.arc.score) {
-        s.releaseFrame = Math.min(s.releaseFrame, prev.releaseFrame);
+        mergeRelease(s, prev);
         merged[merged.length - 1] = s;
-      }
+      } else if (prev.releaseGuessed && !s.releaseGuessed) takeRelease(prev, s);
       continue;
     }
     merged.push(s);
   }
-  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
   return merged;
+}
+
+/**
+ * The release kept when two detections of one attempt merge: a seen release over a guessed one
+ * (a guess is a fixed time before the first sighting and would pull the release — and with it
+ * the shooter read at release — away from the real one), else the earlier of the two.
+ */
+function mergeRelease(keep: ShotDetection, other: ShotDetection): void {
+  if (other.releaseGuessed && !keep.releaseGuessed) return;
+  if (keep.releaseGuessed && !other.releaseGuessed) takeRelease(keep, other);
+  else keep.releaseFrame = Math.min(keep.releaseFrame, other.releaseFrame);
+}
+
+function takeRelease(keep: ShotDetection, from: ShotDetection): void {
+  keep.releaseFrame = from.releaseFrame;
+  keep.releaseX = from.releaseX;
+  keep.releaseY = from.releaseY;
+  keep.releaseGuessed = false;
 }
 
 /**
