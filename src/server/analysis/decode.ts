@@ -38,8 +38,13 @@ export type RgbChain = 'direct' | 'yuv422p' | 'yuv420p';
 export const DEFAULT_RGB_CHAIN: RgbChain = 'direct';
 
 export function defaultRgbChain(): RgbChain {
-  const env = process.env.SWISH_RGB_CHAIN;
-  return env === 'direct' || env === 'yuv422p' || env === 'yuv420p' ? env : DEFAULT_RGB_CHAIN;
+  return envChoice('SWISH_RGB_CHAIN', ['direct', 'yuv422p', 'yuv420p'], DEFAULT_RGB_CHAIN);
+}
+
+/** The value of an environment variable when it is one of `values`, else `fallback`. */
+function envChoice<T extends string>(name: string, values: readonly T[], fallback: T): T {
+  const env = process.env[name];
+  return values.includes(env as T) ? (env as T) : fallback;
 }
 
 /** The ffmpeg filter that brings a decoded frame to the analysis size, ready for an `rgb24` output. */
@@ -79,8 +84,7 @@ export type FrameFormat = 'rgb24' | 'yuv444p' | 'yuv420p';
 export const DEFAULT_FRAME_FORMAT: FrameFormat = 'rgb24';
 
 export function defaultFrameFormat(): FrameFormat {
-  const env = process.env.SWISH_DECODE_CHAIN;
-  return env === 'rgb24' || env === 'yuv444p' || env === 'yuv420p' ? env : DEFAULT_FRAME_FORMAT;
+  return envChoice('SWISH_DECODE_CHAIN', ['rgb24', 'yuv444p', 'yuv420p'], DEFAULT_FRAME_FORMAT);
 }
 
 /** Bytes of one analysis frame. */
