@@ -104,6 +104,9 @@ export async function extractFeatures(
     inflight.add(tracked);
   };
 
+  /** Whether frame `index` goes to the searches: a sample, or a rim search while the camera moves. */
+  const wantsRgb = (index: number) => index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil);
+
   const sideFrame = (rgb: Uint8Array, index: number) => {
     const sample = index % sampleStep === 0;
     const rims = index % rimStep === 0 && index <= movingUntil;
@@ -141,9 +144,9 @@ export async function extractFeatures(
       if (sideInStep) {
         if (index % sampleStep === 0 || index % rimStep === 0) {
           const direct = await sideAt(index);
-          if (direct && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) sideFrame(direct, index);
+          if (direct && wantsRgb(index)) sideFrame(direct, index);
         }
-      } else if (format === 'rgb24' && (index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil))) {
+      } else if (format === 'rgb24' && wantsRgb(index)) {
         sideFrame(rgb.slice(), index);
       }
       if (window.length === 0) {
