@@ -134,36 +134,12 @@ function reappearingShots(
     if (!down) {
       const lost = lostRisingArrival(up, hoop, candidates, fps, timeScale);
       if (lost < 0 || found.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale) || out.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale)) continue;
-      out.push({
-        arc: up,
-        releaseFrame: rel.frame,
-        rimFrame: lost,
-        endFrame: lost,
-        releaseX: rel.x,
-        releaseY: rel.y,
-        made: null,
-        madeConfidence: 0,
-        kind: 'unknown',
-        confidence: 0.5 * Math.min(1, (up.points.length / 10) * up.score),
-        evidence: emptyEvidence(),
-      });
+      out.push(undecidedShot(up, rel, lost, halfFlightConfidence(up)));
       continue;
     }
     const rimFrame = down.points.find((q) => q.y >= hoop.y - 0.9 * w)?.frame ?? down.points[0].frame;
     if (found.some((f) => Math.abs(f.rimFrame - rimFrame) < fps / timeScale)) continue;
-    out.push({
-      arc: down,
-      releaseFrame: rel.frame,
-      rimFrame,
-      endFrame: rimFrame,
-      releaseX: rel.x,
-      releaseY: rel.y,
-      made: null,
-      madeConfidence: 0,
-      kind: 'unknown',
-      confidence: Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score)),
-      evidence: emptyEvidence(),
-    });
+    out.push(undecidedShot(down, rel, rimFrame, Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score))));
   }
   return out;
 }
@@ -187,6 +163,26 @@ export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCa
 
 /** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
 export const LOST_RISE_ACROSS = 4;
+
+/** A detection whose made/missed and kind are left to {@link classifyMake}, arriving at the rim at `rimFrame`. */
+function undecidedShot(arc: Arc, release: { frame: number; x: number; y: number }, rimFrame: number, confidence: number): ShotDetection {
+  return {
+    arc,
+    releaseFrame: release.frame,
+    rimFrame,
+    endFrame: rimFrame,
+    releaseX: release.x,
+    releaseY: release.y,
+    made: null,
+    madeConfidence: 0,
+    kind: 'unknown',
+    confidence,
+    evidence: emptyEvidence(),
+  };
+}
+
+/** Confidence of an attempt seen from one arc alone (a piece of the flight): a flight's, halved. */
+const halfFlightConfidence = (a: Arc) => 0.5 * Math.min(1, (a.points.length / 10) * a.score);
 
 /** Ball sightings at the rim (frames) that tell a ball lost on its way up did come down there (see {@link lostRisingArrival}). */
 export const LOST_RISE_RIM_SIGHTINGS = 3;
@@ -255,21 +251,8 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
     if (rimFrame < Math.round(0.5 * sec)) continue;
     if (found.some((f) => f.rimFrame <= rimFrame + 0.5 * sec && f.rimFrame >= rimFrame - 2 * sec)) continue;
     if (out.some((f) => Math.abs(f.rimFrame - rimFrame) < sec)) continue;
-    out.push({
-      arc: a,
-      releaseFrame: Math.max(0, rimFrame - Math.round(sec)),
-      rimFrame,
-      endFrame: rimFrame,
-      releaseX: hoop.x,
-      releaseY: hoop.y,
-      made: null,
-      madeConfidence: 0,
-      kind: 'unknown',
-      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
-      evidence: emptyEvidence(),
-      droppedThrough: true,
-      releaseGuessed: true,
-    });
+    const release = { frame: Math.max(0, rimFrame - Math.round(sec)), x: hoop.x, y: hoop.y };
+    out.push({ ...undecidedShot(a, release, rimFrame, halfFlightConfidence(a)), droppedThrough: true, releaseGuessed: true });
   }
   return out;
 }
@@ -291,19 +274,8 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
     if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
-    out.push({
-      arc: a,
-      releaseFrame: Math.max(0, p0.frame - Math.round(fps / timeScale)),
-      rimFrame: at.frame,
-      endFrame: at.frame,
-      releaseX: p0.x,
-      releaseY: p0.y,
-      made: null,
-      madeConfidence: 0,
-      kind: 'unknown',
-      confidence: 0.5 * Math.min(1, (a.points.length / 10) * a.score),
-      evidence: emptyEvidence(),      releaseGuessed: true,
-    });
+    const release = { frame: Math.max(0, p0.frame - Math.round(fps / timeScale)), x: p0.x, y: p0.y };
+    out.push({ ...undecidedShot(a, release, at.frame, halfFlightConfidence(a)), releaseGuessed: true });
   }
   return out;
 }
@@ -572,19 +544,7 @@ export function detectShots(
         rimFrame = f;
       } else continue;
     }
-    shots.push({
-      arc: a,
-      releaseFrame: first.frame,
-      rimFrame,
-      endFrame: rimFrame,
-      releaseX: first.x,
-      releaseY: first.y,
-      made: null,
-      madeConfidence: 0,
-      kind: 'unknown',
-      confidence: Math.min(1, (p.length / 10) * a.score),
-      evidence: emptyEvidence(),
-    });
+    shots.push(undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)));
   }
   shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
