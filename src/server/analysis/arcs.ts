@@ -18,6 +18,11 @@ export interface Arc {
   score: number;
 }
 
+/** The fitted vertical image velocity (px per frame, down positive) of an arc at a frame. */
+export function vyAt(a: Arc, frame: number): number {
+  return a.fit.b + 2 * a.fit.c * (frame - a.fit.t0);
+}
+
 /** Expected c / r (px per frame² per px of ball radius) for real-time 30 fps video: ½·g / (ball radius 0.12 m) / 30². */
 export const GRAVITY_NORM_30FPS = (0.5 * 9.81) / 0.12 / 900;
 
@@ -116,8 +121,7 @@ export function isDescentArc(a: Arc, fps: number, dims: { width: number; height:
   if (a.apexFrame > first.frame + 1 || last.y - first.y < 5 * a.r) return false;
   const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2 * gScale;
   if (a.gNorm >= window[0] * g || a.gNorm < -g) return false;
-  const vy = (f: number) => a.fit.b + 2 * a.fit.c * (f - a.fit.t0);
-  return vy(first.frame) > 0 && vy(last.frame) > 0;
+  return vyAt(a, first.frame) > 0 && vyAt(a, last.frame) > 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { normaliseExposure } from './exposure';
-import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, type Arc } from './arcs';
+import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -464,7 +464,7 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: numbe
   for (const a of arcs) {
     const p = a.points;
     const last = p[p.length - 1];
-    const vyEnd = a.fit.b + 2 * a.fit.c * (last.frame - a.fit.t0);
+    const vyEnd = vyAt(a, last.frame);
     if (a.apexY > y - 0.3 * w) continue;
     let hit = false;
     for (const q of p) {

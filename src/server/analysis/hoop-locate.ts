@@ -1,4 +1,4 @@
-import { riseBefore, type Arc } from './arcs';
+import { riseBefore, vyAt, type Arc } from './arcs';
 
 /** A hoop in camera-stabilised analysis pixels. */
 export interface HoopEstimate {
@@ -121,7 +121,7 @@ export function locateHoopsFromArcs(
 export function freeFallEnd(a: Arc): { x: number; y: number } {
   const last = a.points[a.points.length - 1];
   let end = { x: last.x, y: last.y, frame: last.frame };
-  let step = a.fit.b + 2 * a.fit.c * (last.frame - a.fit.t0);
+  let step = vyAt(a, last.frame);
   const vx = a.fit.e;
   if (!(step > 0)) return end;
   let n = 0;

@@ -1,4 +1,4 @@
-import { releasePoint, type Arc } from './arcs';
+import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
 import type { HoopEstimate } from './hoop-locate';
 
@@ -97,9 +97,6 @@ function emptyEvidence(): MakeEvidence {
   };
 }
 
-function vyAt(a: Arc, frame: number): number {
-  return a.fit.b + 2 * a.fit.c * (frame - a.fit.t0);
-}
 
 /**
  * Shots whose top is not seen: the ball rises out of view (off the top of the frame, or behind
@@ -120,7 +117,7 @@ function reappearingShots(
   const maxHang = Math.round((2.0 / timeScale) * fps);
   for (const up of arcs) {
     const last = up.points[up.points.length - 1];
-    const vyEnd = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
+    const vyEnd = vyAt(up, last.frame);
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
     if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) continue;
@@ -206,7 +203,7 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
   // rising points do not pin the curvature down, and the ball seen from the baseline is often only a piece of it
   const g = ((0.5 * 9.81 * (w / 0.45)) / (fps * fps)) * timeScale * timeScale;
   const p0 = arcAt(up.fit, last.frame);
-  const vy = up.fit.b + 2 * up.fit.c * (last.frame - up.fit.t0);
+  const vy = vyAt(up, last.frame);
   let arrival = -1;
   for (let k = 1; k <= maxHang; k++) {
     const y = p0.y + vy * k + g * k * k;
