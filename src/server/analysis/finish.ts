@@ -1,4 +1,5 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
 import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
@@ -72,7 +73,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // the rim, net, board and line searches test absolute levels: an under- or overexposed clip's samples are corrected first
   const samples = normaliseExposure(input.samples);
   const dims = { width, height };
-  let path = cameraPath(features);
+  // the sampled frames check the summed shifts of a still camera (one wrong step stays in the path: see checkPathOnSamples)
+  let path = checkPathOnSamples(features, cameraPath(features), input.samples, dims);
   const moving = movingHoops(input.rimSamples ?? [], path, dims);
   if (moving) path = anchorPath(moving, path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
