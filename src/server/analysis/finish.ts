@@ -1,10 +1,11 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
 import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection } from './shots';
+import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -31,8 +32,8 @@ export interface FinishOutput {
   hoops: HoopRecord[];
   clusters: ClusterRecord[];
   timeScale: number;
-  /** Make-decision measurements per shot action, in the same order (diagnostics, not an artifact). */
-  evidence: MakeEvidence[];
+  /** Make-decision measurements per shot action, in the same order, with how the attempt was found (diagnostics, not an artifact). */
+  evidence: Array<MakeEvidence & { origin?: ShotOrigin }>;
   /** Where the passer may be seen, per shot action in the same order (input of the player step, not an artifact). */
   moments?: ShotMoments[];
   /** How each shot action was placed on the court, in the same order (diagnostics, not an artifact). */
@@ -72,7 +73,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // the rim, net, board and line searches test absolute levels: an under- or overexposed clip's samples are corrected first
   const samples = normaliseExposure(input.samples);
   const dims = { width, height };
-  let path = cameraPath(features);
+  // the sampled frames check the summed shifts of a still camera (one wrong step stays in the path: see checkPathOnSamples)
+  let path = checkPathOnSamples(features, cameraPath(features), input.samples, dims);
   const moving = movingHoops(input.rimSamples ?? [], path, dims);
   if (moving) path = anchorPath(moving, path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
@@ -189,7 +191,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => s.evidence), moments, placement };
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement };
 }
 
 /** See {@link ShotMoments}: up to 3 flights that travelled ≥ 3 ball diameters sideways, ended within 4.5 s before the release and started after the previous shot's end. */

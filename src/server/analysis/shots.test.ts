@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -123,7 +123,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, decidedBy: 'cross', ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -481,5 +481,57 @@ describe('ball sightings around the rim as a made/missed cue', () => {
     expect(sightingsCall({ throughFrames: 3, outFrames: 3, dropRun: 3 })).toBeNull();
     expect(sightingsCall({ throughFrames: 0, outFrames: 2, dropRun: 0 })).toBeNull();
     expect(sightingsCall({ throughFrames: 2, outFrames: 1, dropRun: 3 })).toBeNull();
+  });
+});
+
+describe('a net that stayed still vetoes a make, whatever cue called it', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // A flight into the rim, then the ball seen only in the net zone, never crossing the net-bottom level (a baseline view
+  // behind the board: a rim-out falls in line with the net; or a make whose drop was not followed).
+  const inNet = () => {
+    const per = scene([new Map([...shot(0, 100, 'through')].filter(([f]) => f <= FLIGHT))], 80);
+    for (let k = 1; k <= 6; k++) per[FLIGHT + k].push({ frame: FLIGHT + k, x: RIM.x + (k % 2 ? 1 : -1), y: RIM.y + 0.5 * w, r: R, score: 0.8, ballColour: 0.7 });
+    return per;
+  };
+  const probe = (perFrame: number) => () => perFrame * w * w;
+
+  it('measured values: still over the whole window, or moving at some point (the ball, or the swing after it)', () => {
+    const ev = (e: Partial<MakeEvidence>) => ({ netMotion: 0, netAfter: NaN, netLate: NaN, crossOffset: NaN, ...e });
+    // the rim-out seen from behind the board that the ball sightings called made (no crossing)
+    expect(netStill(ev({ netMotion: 0.008, netLate: 0.006 }))).toBe(true);
+    // makes with a net that barely moved while the ball was in it but swung after (a rim-in rolling in)
+    expect(netStill(ev({ netMotion: 0.002, netAfter: 0.085, crossOffset: 0.08 }))).toBe(false);
+    expect(netStill(ev({ netMotion: 0.003, netAfter: 0.151, crossOffset: -0.17 }))).toBe(false);
+    // a make whose net moved a little with the ball in it (a real clip whose nets hardly show in the motion mask)
+    expect(netStill(ev({ netMotion: 0.017, netAfter: 0, crossOffset: 1.24 }))).toBe(false);
+    // no motion data: nothing known
+    expect(netStill(ev({ netMotion: NaN }))).toBe(false);
+  });
+
+  it('calls missed a make the ball sightings called when the net did not move, keeps it when it did', () => {
+    const per = inNet();
+    const { tracks, arcs } = analyse(per);
+    const still = detectShots(arcs, hoop, per, tracks, 30, 1, probe(0));
+    expect(still).toHaveLength(1);
+    expect(Number.isNaN(still[0].evidence.crossOffset)).toBe(true);
+    expect(still[0].evidence.throughFrames).toBeGreaterThanOrEqual(4);
+    expect(still[0].made).toBe(false);
+    expect(still[0].evidence.decidedBy).toBe('still-net');
+    const moving = detectShots(arcs, hoop, per, tracks, 30, 1, probe(0.2));
+    expect(moving[0].made).toBe(true);
+    expect(moving[0].evidence.decidedBy).toBe('sightings');
+    // without motion data the sightings decide as before
+    expect(detectShots(arcs, hoop, per, tracks, 30, 1)[0].made).toBe(true);
+  });
+
+  it('a crossing make keeps the same still-net test', () => {
+    const per = scene([shot(0, 100, 'through')], 80);
+    const { tracks, arcs } = analyse(per);
+    const still = detectShots(arcs, hoop, per, tracks, 30, 1, probe(0));
+    expect(Number.isFinite(still[0].evidence.crossOffset)).toBe(true);
+    expect(still[0].made).toBe(false);
+    expect(still[0].evidence.decidedBy).toBe('still-net');
+    expect(detectShots(arcs, hoop, per, tracks, 30, 1, probe(0.2))[0].made).toBe(true);
   });
 });

@@ -27,7 +27,16 @@ export interface ShotDetection {
   droppedThrough?: boolean;
   /** The release was not seen but put a fixed time before the first sighting (`droppedThroughShots`, `descentShots`). */
   releaseGuessed?: boolean;
+  /**
+   * How the attempt was found: a whole flight into the rim (`flight`), a rise paired with a fall reappearing at the
+   * rim (`reappearing`), a rise lost near the hoop and followed on (`lost-rise`, {@link lostRisingArrival}), the ball
+   * seen only leaving the net (`dropped`) or only falling into the rim (`descent`). The last three carry thin
+   * evidence of the ball's way in.
+   */
+  origin?: ShotOrigin;
 }
+
+export type ShotOrigin = 'flight' | 'reappearing' | 'lost-rise' | 'dropped' | 'descent';
 
 export type ShotKindGuess = 'swish' | 'rim_in' | 'bank_in' | 'rim_out' | 'bank_out' | 'air_ball' | 'unknown';
 
@@ -75,7 +84,26 @@ export interface MakeEvidence {
    * only falls; a rim-out that bounces off the rim goes up first (see {@link reboundRiseVeto}).
    */
   riseAfterRim: number;
+  /** Which rule of {@link classifyMake} (or which later veto) made the call, for debugging and tests. */
+  decidedBy: MakeRule;
 }
+
+/** The rule that made a made/missed call (see {@link classifyMake} and the vetoes after it). */
+export type MakeRule =
+  | 'none'
+  | 'cross'
+  | 'cross-band-rim'
+  | 'cross-band-sightings'
+  | 'still-net'
+  | 'cross-overruled'
+  | 'exit-up'
+  | 'exit-down'
+  | 'exit-sideways'
+  | 'sightings'
+  | 'entry'
+  | 'net-swing-veto'
+  | 'rebound-rise-veto'
+  | 'unseen-drop-veto';
 
 /** Evidence of a shot whose outcome has not been measured yet. */
 function emptyEvidence(): MakeEvidence {
@@ -94,6 +122,7 @@ function emptyEvidence(): MakeEvidence {
     netLate: NaN,
     dropRun: 0,
     riseAfterRim: 0,
+    decidedBy: 'none',
   };
 }
 
@@ -131,12 +160,12 @@ function reappearingShots(
     if (!down) {
       const lost = lostRisingArrival(up, hoop, candidates, fps, timeScale);
       if (lost < 0 || found.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale) || out.some((f) => Math.abs(f.rimFrame - lost) < fps / timeScale)) continue;
-      out.push(undecidedShot(up, rel, lost, halfFlightConfidence(up)));
+      out.push({ ...undecidedShot(up, rel, lost, halfFlightConfidence(up)), origin: 'lost-rise' });
       continue;
     }
     const rimFrame = down.points.find((q) => q.y >= hoop.y - 0.9 * w)?.frame ?? down.points[0].frame;
     if (found.some((f) => Math.abs(f.rimFrame - rimFrame) < fps / timeScale)) continue;
-    out.push(undecidedShot(down, rel, rimFrame, Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score))));
+    out.push({ ...undecidedShot(down, rel, rimFrame, Math.min(1, ((up.points.length + down.points.length) / 16) * Math.min(up.score, down.score))), origin: 'reappearing' });
   }
   return out;
 }
@@ -249,7 +278,7 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
     if (found.some((f) => f.rimFrame <= rimFrame + 0.5 * sec && f.rimFrame >= rimFrame - 2 * sec)) continue;
     if (out.some((f) => Math.abs(f.rimFrame - rimFrame) < sec)) continue;
     const release = { frame: Math.max(0, rimFrame - Math.round(sec)), x: hoop.x, y: hoop.y };
-    out.push({ ...undecidedShot(a, release, rimFrame, halfFlightConfidence(a)), droppedThrough: true, releaseGuessed: true });
+    out.push({ ...undecidedShot(a, release, rimFrame, halfFlightConfidence(a)), droppedThrough: true, releaseGuessed: true, origin: 'dropped' });
   }
   return out;
 }
@@ -272,7 +301,7 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
     const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
     if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
     const release = { frame: Math.max(0, p0.frame - Math.round(fps / timeScale)), x: p0.x, y: p0.y };
-    out.push({ ...undecidedShot(a, release, at.frame, halfFlightConfidence(a)), releaseGuessed: true });
+    out.push({ ...undecidedShot(a, release, at.frame, halfFlightConfidence(a)), releaseGuessed: true, origin: 'descent' });
   }
   return out;
 }
@@ -484,6 +513,7 @@ export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: n
     if (s.made !== true || s.evidence.dropRun >= DROP_RUN_MADE) continue;
     s.made = false;
     s.madeConfidence = s.evidence.dropRun === 0 ? 0.65 : 0.55;
+    s.evidence.decidedBy = 'unseen-drop-veto';
     setKind(s, fps, timeScale);
   }
 }
@@ -541,7 +571,7 @@ export function detectShots(
         rimFrame = f;
       } else continue;
     }
-    shots.push(undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)));
+    shots.push({ ...undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
   }
   shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
   shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
@@ -677,18 +707,25 @@ export function classifyMake(
     // rim, which a re-encoding moves — the rim-level crossing decides (it is nearer the rim, so less spread by the net),
     // then the sightings, then the threshold.
     let inside = ax < CROSS_MADE;
+    ev.decidedBy = 'cross';
     if (ax > CROSS_MADE - CROSS_BAND && ax < CROSS_MADE + CROSS_BAND) {
-      if (Number.isFinite(ev.rimCrossOffset)) inside = Math.abs(ev.rimCrossOffset) < RIM_CROSS_MADE;
-      else if (sightings !== null) inside = sightings;
+      if (Number.isFinite(ev.rimCrossOffset)) {
+        inside = Math.abs(ev.rimCrossOffset) < RIM_CROSS_MADE;
+        ev.decidedBy = 'cross-band-rim';
+      } else if (sightings !== null) {
+        inside = sightings;
+        ev.decidedBy = 'cross-band-sightings';
+      }
     }
     // A still net right after rim arrival means nothing went through it, unless the net swings once the ball has left it (a ball that rolled on the rim before dropping in).
-    made = inside && !(ev.netMotion < 0.015 && !(ev.netAfter >= NET_AFTER_MOVING));
+    made = inside;
     conf = Math.abs(ax - CROSS_MADE) > 0.5 ? 0.8 : 0.6;
     // A crossing inside the span with the ball seen beside the net far more often than in it and a net that hardly
     // moved: the crossing was another object (a blob of the net, the ball bouncing in front of it); two cues against one.
     if (made && sightings === false && ev.netMotion < NET_DRAGGED) {
       made = false;
       conf = 0.55;
+      ev.decidedBy = 'cross-overruled';
     }
     if (bestExit) {
       const e = bestExit;
@@ -712,34 +749,62 @@ export function classifyMake(
       ev.exit = 'up';
       made = false;
       conf = 0.75;
+      ev.decidedBy = 'exit-up';
     } else if (inside && ev.exitSlope < 0.42 && p0.y > hoop.y - 0.3 * w) {
       ev.exit = 'down-through';
       made = true;
       conf = 0.75;
+      ev.decidedBy = 'exit-down';
     } else {
       ev.exit = 'sideways';
       // the weakest exit reading: overruled by sightings that clearly say the ball went through
       made = sightings === true;
       conf = 0.6;
+      ev.decidedBy = 'exit-sideways';
     }
   }
   if (made === null) {
     if (through >= 2 && through > out) {
       made = true;
       conf = 0.6;
+      ev.decidedBy = 'sightings';
     } else if (out >= 2) {
       made = false;
       conf = 0.55;
+      ev.decidedBy = 'sightings';
     } else if (!Number.isNaN(ev.entryOffset)) {
       made = Math.abs(ev.entryOffset) < 0.6;
       conf = 0.5;
+      ev.decidedBy = 'entry';
     }
+  }
+  // Whatever cue called it made: a ball that went through the net moved it, in the 0.6 s after rim arrival or, once
+  // the ball has left it, in the swing after (`netAfter`, or 0.5–1.2 s after rim arrival without a crossing). A net
+  // that stayed still over the whole window had nothing go through it — the ball dropped in front of or behind it
+  // (seen from the baseline, a rim-out falls in line with the net and is seen "through" and below it).
+  if (made === true && netStill(ev)) {
+    made = false;
+    ev.decidedBy = 'still-net';
   }
   s.made = made;
   s.madeConfidence = conf;
   setKind(s, fps, timeScale);
   const endAt = bestExit ? bestExit.points[Math.min(bestExit.points.length - 1, 6)].frame : s.rimFrame + Math.round(win / 2);
   s.endFrame = Math.max(s.rimFrame, endAt);
+}
+
+/** Net-box motion in the 0.6 s after rim arrival (`netMotion`) below which the net did not move while the ball was at it. */
+export const NET_STILL = 0.015;
+
+/**
+ * The net stayed still through the whole window: below {@link NET_STILL} in the 0.6 s after rim arrival and not
+ * swinging afterwards (`netAfter` after a crossing, `netLate` without one, below the moving-net level). Without motion
+ * data nothing is known (false).
+ */
+export function netStill(ev: Pick<MakeEvidence, 'netMotion' | 'netAfter' | 'netLate' | 'crossOffset'>): boolean {
+  if (!(ev.netMotion < NET_STILL)) return false;
+  const after = Number.isFinite(ev.crossOffset) ? ev.netAfter : ev.netLate;
+  return !(after >= NET_AFTER_MOVING);
 }
 
 /** Net-bottom crossing within this many rim half-widths of the centre: made. */
@@ -788,6 +853,7 @@ export function reboundRiseVeto(shots: ShotDetection[], fps: number, timeScale: 
     if (s.made !== true || s.droppedThrough || !(s.evidence.riseAfterRim >= REBOUND_RISE_MISSED)) continue;
     s.made = false;
     s.madeConfidence = s.evidence.riseAfterRim >= 2 * REBOUND_RISE_MISSED ? 0.7 : 0.6;
+    s.evidence.decidedBy = 'rebound-rise-veto';
     setKind(s, fps, timeScale);
   }
 }
@@ -836,6 +902,7 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
     s.made = false;
     s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
+    s.evidence.decidedBy = 'net-swing-veto';
     setKind(s, fps, timeScale);
   }
 }
