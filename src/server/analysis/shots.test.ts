@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { DESCENT_ACROSS_PER_DROP, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -312,6 +312,30 @@ describe('shots seen only falling into the rim at an even pace (behind the shoot
     const away: BallCandidate[][] = Array.from({ length: 60 }, () => []);
     for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
     expect(run(away).with).toHaveLength(0);
+  });
+
+  it('a fall from high above may start farther across, in proportion to its height; a flat one may not', () => {
+    // a rim low in the frame; the ball falls from 6 rim widths above it and 4.4 across (0.73 of its drop) to its centre
+    const low: HoopEstimate = { ...hoop, y: 300 };
+    const steep = (per: BallCandidate[][], f0: number, across: number, above: number, n: number) => {
+      for (let k = 0; k <= n; k++) per[f0 + k].push({ frame: f0 + k, x: low.x + across * w * (1 - k / n), y: low.y - above * w * (1 - k / n), r: R, score: 0.8, ballColour: 0.7 });
+    };
+    const found = (per: BallCandidate[][]) => {
+      const dims = { width: 640, height: 360 };
+      const tracks = linkTracks(per);
+      const all = tracks.flatMap((t) => splitIntoArcs(t));
+      const descents = all.filter((a) => isDescentArc(a, 30, dims));
+      expect(descents.length).toBeGreaterThan(0);
+      return detectShots(all.filter((a) => isFlightArc(a, 30, dims)), low, per, tracks, 30, 1, undefined, descents);
+    };
+    const high: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    steep(high, 30, 4.4, 6, 20);
+    expect(found(high)).toHaveLength(1);
+    expect(DESCENT_ACROSS_PER_DROP * 6).toBeGreaterThan(4.4);
+    // as far across but from 3 rim widths above: a flat path, not a fall into this rim
+    const flat: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    steep(flat, 30, 4.4, 3, 20);
+    expect(found(flat)).toHaveLength(0);
   });
 });
 

@@ -255,9 +255,19 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
 }
 
 /**
+ * How far across a descent may start from the rim per unit of its height above it, beyond the 4 rim widths any
+ * descent may: a fall from high above comes in steeply (here: steeper than 53° in the image), so its start lies
+ * farther across in rim widths the higher it begins. Measured: a rim-out falling from 8.5 rim widths above the rim
+ * started 5 rim widths across (0.53 of its drop) — and the rim found there was half its true width, which doubles
+ * every distance counted in rim widths.
+ */
+export const DESCENT_ACROSS_PER_DROP = 0.75;
+
+/**
  * Shots seen only falling into the rim from well above it at an even pace (see `arcs.ts#isDescentArc`: seen from
  * behind the shooter, the ball flying away from the camera loses its image acceleration): a descent that starts
- * ≥ 2.5 rim widths above the rim, within 4 rim widths across, of the ball's size at this hoop, and reaches the rim
+ * ≥ 2.5 rim widths above the rim, within 4 rim widths across (or {@link DESCENT_ACROSS_PER_DROP} of its height above
+ * the rim, when more), of the ball's size at this hoop, and reaches the rim
  * zone (within a rim width of its centre, from 0.9 above to 0.6 below its level) is an attempt arriving there —
  * unless another flight was at the rim in the 1.5 s before (a rebound falling back). The release is put 1 s before
  * the first sighting (its rise was not seen); confidence as a flight's, halved.
@@ -267,7 +277,7 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
   const out: ShotDetection[] = [];
   for (const a of descents) {
     const p0 = a.points[0];
-    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > 4 * w) continue;
+    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > Math.max(4 * w, DESCENT_ACROSS_PER_DROP * (hoop.y - p0.y))) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
     if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
