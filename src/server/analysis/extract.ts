@@ -34,6 +34,9 @@ const RUN = 24;
  * are kept (about one per `sampleEvery` seconds, at most `maxSamples`) for the hoop locator.
  * While the camera moves (a run's summed shift ≥ 3 px, held for 3 s), one frame a second is
  * also searched for rims in a worker, so a panning camera's hoops can be followed in the image.
+ * Whether a frame is searched is decided from every run that ends before it, never from how
+ * far the workers have got: such a frame is held until those runs are back, so the same video
+ * always gets the same searches.
  */
 export async function extractFeatures(
   path: string,
@@ -57,6 +60,13 @@ export async function extractFeatures(
   const rimStep = Math.max(1, Math.round(geo.fps));
   const format = geo.format ?? 'rgb24';
   let movingUntil = -1;
+  /** Per dispatched run, in order: its last new frame, and once it is back whether the camera moved. */
+  const runs: { last: number; moved?: { moving: boolean; lastIndex: number } }[] = [];
+  /** Runs whose shifts `movingUntil` has taken in (a prefix of `runs`). */
+  let runsCounted = 0;
+  let streamEnded = false;
+  /** Rim-search candidates waiting for every run that ends before them to come back. */
+  const held: { index: number; rgb: Uint8Array }[] = [];
   const inflight = new Set<Promise<void>>();
   let window: Uint8Array[] = [];
   let windowStart = 0;
@@ -68,8 +78,9 @@ export async function extractFeatures(
    * Hands a run to a worker. Frames the next run does not need (all but the last `keep`) are
    * transferred, not copied: the worker owns them afterwards.
    */
-  const dispatch = (frames: Uint8Array[], firstIndex: number, keep: number) => {
+  const dispatch = (frames: Uint8Array[], firstIndex: number, keep: number, last: number) => {
     const slot = runNo++;
+    runs[slot] = { last };
     // The kept frames go as copies in recycled buffers, so that every buffer is transferred and
     // comes back with the result (see FrameBuffers).
     const copies = new Map<Uint8Array, Uint8Array>();
@@ -88,7 +99,8 @@ export async function extractFeatures(
         results[slot] = r;
         const n = packedLength(r);
         const { shift, lastIndex } = packedFrameShift(r);
-        if (shift >= 3 && n) movingUntil = Math.max(movingUntil, lastIndex + 3 * rimStep);
+        runs[slot].moved = { moving: shift >= 3 && n > 0, lastIndex };
+        releaseHeld();
         done += n;
         opts.onProgress?.(Math.min(1, done / expected));
       });
@@ -104,19 +116,41 @@ export async function extractFeatures(
     inflight.add(tracked);
   };
 
-  /** Whether frame `index` goes to the searches: a sample, or a rim search while the camera moves. */
-  const wantsRgb = (index: number) => index % sampleStep === 0 || (index % rimStep === 0 && index <= movingUntil);
+  /** Searches the held frames whose earlier runs are all back, in frame order. */
+  const releaseHeld = () => {
+    while (held.length) {
+      const next = held[0];
+      for (; ; runsCounted++) {
+        const run = runs[runsCounted];
+        // Not dispatched yet: it may still end before this frame, unless the stream is over.
+        if (!run) {
+          if (streamEnded) break;
+          return;
+        }
+        if (run.last >= next.index) break;
+        if (!run.moved) return;
+        if (run.moved.moving) movingUntil = Math.max(movingUntil, run.moved.lastIndex + 3 * rimStep);
+      }
+      held.shift();
+      if (next.index <= movingUntil) searchRims(next.rgb, next.index);
+    }
+  };
+
+  /** Whether frame `index` goes to the searches: a sample, or a candidate for a rim search. */
+  const wantsRgb = (index: number) => index % sampleStep === 0 || index % rimStep === 0;
 
   const sideFrame = (rgb: Uint8Array, index: number) => {
     const sample = index % sampleStep === 0;
-    const rims = index % rimStep === 0 && index <= movingUntil;
     if (sample) samples.push({ index, t: index / geo.fps, rgb });
-    if (rims) searchRims(sample ? rgb.slice() : rgb, index);
+    if (index % rimStep === 0) {
+      held.push({ index, rgb: sample ? rgb.slice() : rgb });
+      releaseHeld();
+    }
   };
 
   // An rgb24 decode through a two-stage chain gets the searches' frames (the direct chain's) from
   // the side pipe, but uses them where the main frame of the same index arrives, as the direct
-  // chain does: whether a rim search runs depends on the runs' results so far (`movingUntil`).
+  // chain does: a frame's rim search waits for the runs dispatched before it (`held`).
   const sideInStep = format === 'rgb24' && usesSidePipe(geo);
   const early = new Map<number, Uint8Array>();
   let sideEnded = false;
@@ -142,9 +176,9 @@ export async function extractFeatures(
       // RGB frames for the hoop, rim and court searches: copies of the frames of the rgb24 chain
       // (the frame itself is transferred to a worker), from the side pipe for a YUV chain.
       if (sideInStep) {
-        if (index % sampleStep === 0 || index % rimStep === 0) {
+        if (wantsRgb(index)) {
           const direct = await sideAt(index);
-          if (direct && wantsRgb(index)) sideFrame(direct, index);
+          if (direct) sideFrame(direct, index);
         }
       } else if (format === 'rgb24' && wantsRgb(index)) {
         sideFrame(rgb.slice(), index);
@@ -156,7 +190,7 @@ export async function extractFeatures(
       }
       window.push(rgb);
       if (window.length === RUN + 2) {
-        dispatch(window, windowStart, 2);
+        dispatch(window, windowStart, 2, index);
         const last2 = window.slice(-2);
         window = last2;
         windowStart = index;
@@ -180,9 +214,13 @@ export async function extractFeatures(
   );
   if (window.length >= 2) {
     window.push(window[window.length - 1]);
-    dispatch(window, windowStart, 0);
+    dispatch(window, windowStart, 0, windowStart + window.length - 3);
   }
-  await Promise.all(inflight);
+  streamEnded = true;
+  releaseHeld();
+  // A run coming back may start rim searches of held frames: wait until nothing is left.
+  while (inflight.size) await Promise.all(inflight);
+  if (held.length) throw new Error(`extract: ${held.length} frames held for rim searches after every run returned`);
   while (samples.length > maxSamples) {
     for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
   }
