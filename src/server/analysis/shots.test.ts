@@ -401,6 +401,23 @@ describe('shots seen only leaving the net', () => {
     expect(shots).toHaveLength(1);
     expect(shots[0].droppedThrough).toBeUndefined();
   });
+
+  it('finds it too when the ball falls through the net at an even pace (the net slows it: no flight)', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 16; k++) per[30 + k].push({ frame: 30 + k, x: RIM.x - 0.1 * k, y: RIM.y + 0.45 * hoop.w + 8 * k, r: R, score: 0.8, ballColour: 0.7 });
+    const dims = { width: 640, height: 360 };
+    const { tracks, arcs } = analyse(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    const descents = all.filter((a) => isDescentArc(a, 30, dims));
+    expect(arcs.filter((a) => isFlightArc(a, 30, dims))).toHaveLength(0);
+    expect(descents).toHaveLength(1);
+    expect(detectShots(arcs, hoop, per, tracks, 30, 1)).toHaveLength(0);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, descents);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(Math.abs(shots[0].rimFrame - 24)).toBeLessThanOrEqual(1);
+    expect(shots[0].made).toBe(true);
+  });
 });
 
 describe('rebound rise (cameras looking down)', () => {

@@ -222,7 +222,9 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
 
 /**
  * Shots whose flight was not followed at all (the ball lost against the stands or the board on the way in) but
- * whose ball is seen leaving the net: a flight that starts falling just under the rim, inside its span, and drops
+ * whose ball is seen leaving the net: a flight — or a descent (`arcs.ts#isDescentArc`: the net slows the ball, so
+ * its drop through the net need not fit a free fall; a swish seen from the baseline fell at an even pace, −0.04 g,
+ * from half a rim width under the rim to below the net) — that starts falling just under the rim, inside its span, and drops
  * through the space below the net (≥ {@link DROP_RUN_MADE} sightings 1.2–3.2 rim widths under the rim, falling
  * at least as fast as a ball that left the rim 0.15 s before), with no rise from below just before it (a player
  * lowering the ball after a rebound) and no shot found at this hoop in the 2 s before. Rim arrival is put 0.2 s
@@ -554,7 +556,8 @@ export function detectShots(
     shots.push(undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)));
   }
   shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
-  shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
+  const fallers = [...sorted, ...descents].sort((a, b) => a.points[0].frame - b.points[0].frame);
+  shots.push(...droppedThroughShots(fallers, hoop, fps, timeScale, shots));
   shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const merged = mergeCloseShots(shots, Math.round((1.2 / timeScale) * fps));
