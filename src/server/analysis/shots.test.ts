@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { DESCENT_ACROSS_PER_DROP, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -312,6 +312,24 @@ describe('shots seen only falling into the rim at an even pace (behind the shoot
     const away: BallCandidate[][] = Array.from({ length: 60 }, () => []);
     for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
     expect(run(away).with).toHaveLength(0);
+  });
+
+  it('a close shot whose rise and fall fit no flight: the descent starts lower when the ball was thrown up into it', () => {
+    // up from 3.5 rim widths under the rim level to 1.4 over it (a push, decelerating little), then down through the rim
+    const closeShot = (per: BallCandidate[][], f0: number, from: number) => {
+      for (let k = 0; k <= 8; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x - 30 + k, y: RIM.y + from * w - ((from + 1.4) * w * k) / 8, r: R, score: 0.8, ballColour: 0.7 });
+      for (let k = 1; k <= 12; k++) per[f0 + 8 + k].push({ frame: f0 + 8 + k, x: RIM.x - 22 + 2 * k, y: RIM.y - 1.4 * w + 4.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    };
+    const thrown: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    closeShot(thrown, 30, 3.5);
+    const r = run(thrown);
+    expect(r.without).toHaveLength(0);
+    expect(r.with).toHaveLength(1);
+    expect(THROWN_DESCENT_ABOVE_RIM).toBeLessThan(1.4);
+    // the same fall with nothing under it (a ball dropping from 1.4 rim widths above the rim) is no shot
+    const dropped: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    for (let k = 1; k <= 12; k++) dropped[38 + k].push({ frame: 38 + k, x: RIM.x - 22 + 2 * k, y: RIM.y - 1.4 * w + 4.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    expect(run(dropped).with).toHaveLength(0);
   });
 
   it('a fall from high above may start farther across, in proportion to its height; a flat one may not', () => {

@@ -266,9 +266,19 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
 export const DESCENT_ACROSS_PER_DROP = 0.75;
 
 /**
+ * How far above the rim (rim widths) a descent must start when its own track shows the ball thrown up into that
+ * start from under the rim level in the second before (instead of 2.5). A close shot is followed all the way, but
+ * its rise carries the hand's push and its fall the net's drag, so neither fits as a flight (measured: −0.57 g up,
+ * 0.33 g down, the apex a 5-point piece, 1.3 rim widths over the rim); the same 1.2 rim widths a close shot must rise
+ * over the rim in {@link shotFromUnderRim}. A rebound falling back came down onto the rim from above, not up from under it.
+ */
+export const THROWN_DESCENT_ABOVE_RIM = 1.2;
+
+/**
  * Shots seen only falling into the rim from well above it at an even pace (see `arcs.ts#isDescentArc`: seen from
  * behind the shooter, the ball flying away from the camera loses its image acceleration): a descent that starts
- * ≥ 2.5 rim widths above the rim, within 4 rim widths across (or {@link DESCENT_ACROSS_PER_DROP} of its height above
+ * ≥ 2.5 rim widths above the rim ({@link THROWN_DESCENT_ABOVE_RIM} when its track rose into it from under the rim
+ * level), within 4 rim widths across (or {@link DESCENT_ACROSS_PER_DROP} of its height above
  * the rim, when more), of the ball's size at this hoop, and reaches the rim
  * zone (within a rim width of its centre, from 0.9 above to 0.6 below its level) is an attempt arriving there —
  * unless another flight was at the rim in the 1.5 s before (a rebound falling back). The release is put 1 s before
@@ -279,7 +289,10 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
   const out: ShotDetection[] = [];
   for (const a of descents) {
     const p0 = a.points[0];
-    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > Math.max(4 * w, DESCENT_ACROSS_PER_DROP * (hoop.y - p0.y))) continue;
+    // thrown up into its top from under the rim level in the second before: a close shot whose rise did not fit as a flight
+    const thrown = a.trackPoints.some((q) => q.frame < p0.frame && q.frame >= p0.frame - fps / timeScale && q.y > hoop.y + w);
+    const above = thrown ? THROWN_DESCENT_ABOVE_RIM : 2.5;
+    if (p0.y > hoop.y - above * w || Math.abs(p0.x - hoop.x) > Math.max(4 * w, DESCENT_ACROSS_PER_DROP * (hoop.y - p0.y))) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
     if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
