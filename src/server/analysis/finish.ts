@@ -253,15 +253,32 @@ function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: numb
 }
 
 /**
+ * How high (rim widths) a shot-like flight must peak over a tracked rim of a panning camera to support it. A close
+ * shot seen from a raised broadcast view peaks little over the rim in the image: 1.4 rim widths measured on a rim-in
+ * from 1.5 m, under the 1.5 used before, which dropped the hoop and its shot. Floor lines are told apart
+ * by their size against the ball and their height against the other hoops.
+ */
+export const TRACKED_APEX_OVER_RIM = 1.25;
+
+/**
+ * How far across (rim widths) a flight of a panning camera may end from a tracked rim and still be followed on its
+ * parabola into it. The camera swings with the ball, and the fast image motion ends flights early: a three lost just
+ * past its apex 3.4 rim widths from the rim left its hoop without support at 3 (the fixed-camera value).
+ */
+export const TRACKED_REACH = 5;
+
+/**
  * One goal per tracked hoop of a panning camera, in the re-anchored stabilised frame, valid while
  * the track lasts (± 1.5 s): its rim is where the tracked rim sits, its ball size comes from
  * flights ending there. Tracks whose rim is far too small or too large for the ball, or that no
- * shot-like flight reaches from well above (a shot peaks more than 1.5 rim widths over the rim;
- * lines on the floor look like rims too, and bounce passes drop onto them), are dropped, and
- * so are hoops far above or below the others (a panning camera yaws: its hoops stay at about one
- * height). The best supported comes first.
+ * shot-like flight reaches from above (peaking at least {@link TRACKED_APEX_OVER_RIM} rim widths
+ * over the rim; lines on the floor look like rims too, and bounce passes drop onto them), are
+ * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay
+ * at about one height). A flight lost on its way down (the camera swinging, the ball against the
+ * crowd) counts when its parabola, followed on from up to {@link TRACKED_REACH} rim widths across,
+ * comes down into the rim. The best supported comes first.
  */
-function trackedGoals(
+export function trackedGoals(
   tracks: RimTrack[],
   path: CameraPath,
   shotLike: Arc[],
@@ -280,8 +297,8 @@ function trackedGoals(
       Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
     ];
     const near = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    const fromAbove = near.filter((a) => y - a.apexY >= 1.5 * w);
-    const sup = flightSupport(fromAbove, x, y, w);
+    const fromAbove = near.filter((a) => y - a.apexY >= TRACKED_APEX_OVER_RIM * w);
+    const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH);
     const r = sup.n && sup.r ? sup.r : ballR;
     const sizeFit = Math.abs(Math.log(w / (2 * RIM_OVER_BALL * r)));
     if (sizeFit > Math.log(1.8) || sup.n === 0) continue;
@@ -459,8 +476,11 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
   };
 }
 
-/** Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop. */
-function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: number; r: number } {
+/**
+ * Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop.
+ * A flight that ends falling above the rim level, within `reach` rim widths across, is followed on its parabola (≤ 20 frames).
+ */
+function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3): { n: number; r: number } {
   const rs: number[] = [];
   let n = 0;
   for (const a of arcs) {
@@ -478,7 +498,7 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number): { n: numbe
         break;
       }
     }
-    if (!hit && vyEnd > 0 && last.y < y && Math.abs(last.x - x) < 3 * w) {
+    if (!hit && vyEnd > 0 && last.y < y && Math.abs(last.x - x) < reach * w) {
       for (let k = 1; k <= 20 && !hit; k++) {
         const t = last.frame + k - a.fit.t0;
         const yy = a.fit.a + a.fit.b * t + a.fit.c * t * t;

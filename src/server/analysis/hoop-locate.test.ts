@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { chooseTarget } from './finish';
+import { chooseTarget, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_REACH } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -80,5 +80,34 @@ describe('hoop plausibility', () => {
     expect(target).not.toBeNull();
     expect(Math.abs(target.x - rim.x)).toBeLessThan(10);
     expect(Math.abs(target.y - rim.y)).toBeLessThan(10);
+  });
+});
+
+describe('tracked hoops of a panning camera', () => {
+  const w = 19; // rim width for a 5 px ball (1.875 ball diameters)
+  const path = { ox: new Float64Array(400), oy: new Float64Array(400) };
+  const track = (x: number, y: number) => ({ obs: [40, 70, 100, 130].map((index) => ({ index, x, y, w, score: 1 })) });
+
+  it('keeps a hoop whose only shot was lost past its apex, several rim widths short of the rim', () => {
+    // a three whose parabola comes down into the rim at (400, 100); the track is lost 3.6 rim widths before it
+    const full = flight(1, 60, 150, 250, 400, 97, 60, 30);
+    const points = full.points.filter((p) => p.x <= 400 - 3.6 * w);
+    const lost: Arc = { ...full, points, trackPoints: full.trackPoints.filter((p) => p.frame <= points[points.length - 1].frame), fit: fitArc(points)! };
+    expect(lost.points[lost.points.length - 1].y).toBeLessThan(100 - 2 * w);
+    const goals = trackedGoals([track(400, 100)], path, [lost], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    expect(goals[0].h.support).toBe(1);
+    // the same flight going on past the rim's far side gives no support
+    const beside = trackedGoals([track(400 - 2.5 * w, 100)], path, [lost], 30, { width: 640, height: 360 });
+    expect(beside).toHaveLength(0);
+    expect(TRACKED_REACH).toBeGreaterThan(3.6);
+  });
+
+  it('keeps a hoop a close shot reaches from 1.4 rim widths above, not one a flight reaches from 0.8', () => {
+    const close = flight(2, 60, 330, 160, 400, 100, 1.4 * w, 24);
+    expect(trackedGoals([track(400, 100)], path, [close], 30, { width: 640, height: 360 })).toHaveLength(1);
+    const low = flight(3, 60, 330, 160, 400, 100, 0.8 * w, 24);
+    expect(trackedGoals([track(400, 100)], path, [low], 30, { width: 640, height: 360 })).toHaveLength(0);
+    expect(TRACKED_APEX_OVER_RIM).toBeLessThan(1.4);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -313,6 +313,48 @@ describe('shots seen only falling into the rim at an even pace (behind the shoot
     for (let k = 0; k <= 14; k++) away[20 + k].push({ frame: 20 + k, x: RIM.x + 3 * w, y: RIM.y - 3.5 * w + 7.5 * k, r: R, score: 0.8, ballColour: 0.7 });
     expect(run(away).with).toHaveLength(0);
   });
+
+  it('a close shot whose rise and fall fit no flight: the descent starts lower when the ball was thrown up into it', () => {
+    // up from 3.5 rim widths under the rim level to 1.4 over it (a push, decelerating little), then down through the rim
+    const closeShot = (per: BallCandidate[][], f0: number, from: number) => {
+      for (let k = 0; k <= 8; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x - 30 + k, y: RIM.y + from * w - ((from + 1.4) * w * k) / 8, r: R, score: 0.8, ballColour: 0.7 });
+      for (let k = 1; k <= 12; k++) per[f0 + 8 + k].push({ frame: f0 + 8 + k, x: RIM.x - 22 + 2 * k, y: RIM.y - 1.4 * w + 4.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    };
+    const thrown: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    closeShot(thrown, 30, 3.5);
+    const r = run(thrown);
+    expect(r.without).toHaveLength(0);
+    expect(r.with).toHaveLength(1);
+    expect(THROWN_DESCENT_ABOVE_RIM).toBeLessThan(1.4);
+    // the same fall with nothing under it (a ball dropping from 1.4 rim widths above the rim) is no shot
+    const dropped: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    for (let k = 1; k <= 12; k++) dropped[38 + k].push({ frame: 38 + k, x: RIM.x - 22 + 2 * k, y: RIM.y - 1.4 * w + 4.5 * k, r: R, score: 0.8, ballColour: 0.7 });
+    expect(run(dropped).with).toHaveLength(0);
+  });
+
+  it('a fall from high above may start farther across, in proportion to its height; a flat one may not', () => {
+    // a rim low in the frame; the ball falls from 6 rim widths above it and 4.4 across (0.73 of its drop) to its centre
+    const low: HoopEstimate = { ...hoop, y: 300 };
+    const steep = (per: BallCandidate[][], f0: number, across: number, above: number, n: number) => {
+      for (let k = 0; k <= n; k++) per[f0 + k].push({ frame: f0 + k, x: low.x + across * w * (1 - k / n), y: low.y - above * w * (1 - k / n), r: R, score: 0.8, ballColour: 0.7 });
+    };
+    const found = (per: BallCandidate[][]) => {
+      const dims = { width: 640, height: 360 };
+      const tracks = linkTracks(per);
+      const all = tracks.flatMap((t) => splitIntoArcs(t));
+      const descents = all.filter((a) => isDescentArc(a, 30, dims));
+      expect(descents.length).toBeGreaterThan(0);
+      return detectShots(all.filter((a) => isFlightArc(a, 30, dims)), low, per, tracks, 30, 1, undefined, descents);
+    };
+    const high: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    steep(high, 30, 4.4, 6, 20);
+    expect(found(high)).toHaveLength(1);
+    expect(DESCENT_ACROSS_PER_DROP * 6).toBeGreaterThan(4.4);
+    // as far across but from 3 rim widths above: a flat path, not a fall into this rim
+    const flat: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    steep(flat, 30, 4.4, 3, 20);
+    expect(found(flat)).toHaveLength(0);
+  });
 });
 
 describe('one attempt found twice (mergeCloseShots)', () => {
@@ -376,6 +418,23 @@ describe('shots seen only leaving the net', () => {
     const shots = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
     expect(shots).toHaveLength(1);
     expect(shots[0].droppedThrough).toBeUndefined();
+  });
+
+  it('finds it too when the ball falls through the net at an even pace (the net slows it: no flight)', () => {
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 16; k++) per[30 + k].push({ frame: 30 + k, x: RIM.x - 0.1 * k, y: RIM.y + 0.45 * hoop.w + 8 * k, r: R, score: 0.8, ballColour: 0.7 });
+    const dims = { width: 640, height: 360 };
+    const { tracks, arcs } = analyse(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    const descents = all.filter((a) => isDescentArc(a, 30, dims));
+    expect(arcs.filter((a) => isFlightArc(a, 30, dims))).toHaveLength(0);
+    expect(descents).toHaveLength(1);
+    expect(detectShots(arcs, hoop, per, tracks, 30, 1)).toHaveLength(0);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, descents);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(Math.abs(shots[0].rimFrame - 24)).toBeLessThanOrEqual(1);
+    expect(shots[0].made).toBe(true);
   });
 });
 

@@ -251,7 +251,9 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
 
 /**
  * Shots whose flight was not followed at all (the ball lost against the stands or the board on the way in) but
- * whose ball is seen leaving the net: a flight that starts falling just under the rim, inside its span, and drops
+ * whose ball is seen leaving the net: a flight — or a descent (`arcs.ts#isDescentArc`: the net slows the ball, so
+ * its drop through the net need not fit a free fall; a swish seen from the baseline fell at an even pace, −0.04 g,
+ * from half a rim width under the rim to below the net) — that starts falling just under the rim, inside its span, and drops
  * through the space below the net (≥ {@link DROP_RUN_MADE} sightings 1.2–3.2 rim widths under the rim, falling
  * at least as fast as a ball that left the rim 0.15 s before), with no rise from below just before it (a player
  * lowering the ball after a rebound) and no shot found at this hoop in the 2 s before. Rim arrival is put 0.2 s
@@ -284,9 +286,29 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
 }
 
 /**
+ * How far across a descent may start from the rim per unit of its height above it, beyond the 4 rim widths any
+ * descent may: a fall from high above comes in steeply (here: steeper than 53° in the image), so its start lies
+ * farther across in rim widths the higher it begins. Measured: a rim-out falling from 8.5 rim widths above the rim
+ * started 5 rim widths across (0.53 of its drop) — and the rim found there was half its true width, which doubles
+ * every distance counted in rim widths.
+ */
+export const DESCENT_ACROSS_PER_DROP = 0.75;
+
+/**
+ * How far above the rim (rim widths) a descent must start when its own track shows the ball thrown up into that
+ * start from under the rim level in the second before (instead of 2.5). A close shot is followed all the way, but
+ * its rise carries the hand's push and its fall the net's drag, so neither fits as a flight (measured: −0.57 g up,
+ * 0.33 g down, the apex a 5-point piece, 1.3 rim widths over the rim); the same 1.2 rim widths a close shot must rise
+ * over the rim in {@link shotFromUnderRim}. A rebound falling back came down onto the rim from above, not up from under it.
+ */
+export const THROWN_DESCENT_ABOVE_RIM = 1.2;
+
+/**
  * Shots seen only falling into the rim from well above it at an even pace (see `arcs.ts#isDescentArc`: seen from
  * behind the shooter, the ball flying away from the camera loses its image acceleration): a descent that starts
- * ≥ 2.5 rim widths above the rim, within 4 rim widths across, of the ball's size at this hoop, and reaches the rim
+ * ≥ 2.5 rim widths above the rim ({@link THROWN_DESCENT_ABOVE_RIM} when its track rose into it from under the rim
+ * level), within 4 rim widths across (or {@link DESCENT_ACROSS_PER_DROP} of its height above
+ * the rim, when more), of the ball's size at this hoop, and reaches the rim
  * zone (within a rim width of its centre, from 0.9 above to 0.6 below its level) is an attempt arriving there —
  * unless another flight was at the rim in the 1.5 s before (a rebound falling back). The release is put 1 s before
  * the first sighting (its rise was not seen); confidence as a flight's, halved.
@@ -296,7 +318,10 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
   const out: ShotDetection[] = [];
   for (const a of descents) {
     const p0 = a.points[0];
-    if (p0.y > hoop.y - 2.5 * w || Math.abs(p0.x - hoop.x) > 4 * w) continue;
+    // thrown up into its top from under the rim level in the second before: a close shot whose rise did not fit as a flight
+    const thrown = a.trackPoints.some((q) => q.frame < p0.frame && q.frame >= p0.frame - fps / timeScale && q.y > hoop.y + w);
+    const above = thrown ? THROWN_DESCENT_ABOVE_RIM : 2.5;
+    if (p0.y > hoop.y - above * w || Math.abs(p0.x - hoop.x) > Math.max(4 * w, DESCENT_ACROSS_PER_DROP * (hoop.y - p0.y))) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     const at = a.points.find((q) => Math.abs(q.x - hoop.x) < 1.0 * w && q.y - hoop.y > -0.9 * w && q.y - hoop.y < 0.6 * w);
     if (!at || rimBusyBefore(a, p0.frame, hoop, arcs, fps, timeScale)) continue;
@@ -574,7 +599,8 @@ export function detectShots(
     shots.push({ ...undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
   }
   shots.push(...reappearingShots(sorted, hoop, candidates, fps, timeScale, shots));
-  shots.push(...droppedThroughShots(sorted, hoop, fps, timeScale, shots));
+  const fallers = [...sorted, ...descents].sort((a, b) => a.points[0].frame - b.points[0].frame);
+  shots.push(...droppedThroughShots(fallers, hoop, fps, timeScale, shots));
   shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const merged = mergeCloseShots(shots, Math.round((1.2 / timeScale) * fps));
