@@ -6,6 +6,7 @@ import {
   courtVisible,
   cameraSide,
   fitCourt,
+  type CourtFitMemo,
   flightPathDistance,
   FT_PAIR_MAX_GAP_S,
   longestLine,
@@ -355,5 +356,23 @@ describe('shot placement', () => {
     expect(fit!.camera.pos[0]).toBeGreaterThan(COURTS.fiba.ftX);
     const behind = fitCourt(renderCourt(truth), W, H, rim, 'behind');
     if (behind) expect(cameraSide(behind)).toBe('behind');
+  });
+
+  it('gives the same fits when its reads share one memo (the second side and another rim as without it)', () => {
+    const truth = lookAtRim([12, 0.8, 1.5], 58);
+    const img = renderCourt(truth);
+    const rim = rimOf(truth);
+    const memo: CourtFitMemo = { coarse: new Map() };
+    const any = fitCourt(img, W, H, rim, 'any', memo);
+    const scored = memo.coarse.size;
+    expect(scored).toBeGreaterThan(1000);
+    expect(fitCourt(img, W, H, rim, 'court', memo)).toEqual(fitCourt(img, W, H, rim, 'court'));
+    // the court side lies inside the first read's bearings: nothing new to score
+    expect(memo.coarse.size).toBe(scored);
+    expect(fitCourt(img, W, H, rim, 'behind', memo)).toEqual(fitCourt(img, W, H, rim, 'behind'));
+    expect(any).toEqual(fitCourt(img, W, H, rim, 'any'));
+    const other = { ...rim, x: rim.x + 7, w: rim.w * 1.1 };
+    expect(fitCourt(img, W, H, other, 'any', memo)).toEqual(fitCourt(img, W, H, other, 'any'));
+    expect(memo.rim).toEqual(other);
   });
 });

@@ -66,14 +66,31 @@ export interface CourtFit {
 
 /** Camera from a position, yaw (heading from +x towards +y), pitch (positive looks down), roll. */
 export function cameraFromPose(pos: [number, number, number], yaw: number, pitch: number, roll: number, focal: number, cx: number, cy: number): CourtCamera {
-  const fwd = [Math.cos(pitch) * Math.cos(yaw), Math.cos(pitch) * Math.sin(yaw), -Math.sin(pitch)];
-  const right0 = [Math.sin(yaw), -Math.cos(yaw), 0];
-  const down0 = [fwd[1] * right0[2] - fwd[2] * right0[1], fwd[2] * right0[0] - fwd[0] * right0[2], fwd[0] * right0[1] - fwd[1] * right0[0]];
+  // Written out without temporary arrays (the court search builds ~200 000 cameras per fit);
+  // the same products and sums in the same order as the vector form.
+  const f0 = Math.cos(pitch) * Math.cos(yaw);
+  const f1 = Math.cos(pitch) * Math.sin(yaw);
+  const f2 = -Math.sin(pitch);
+  const r0 = Math.sin(yaw);
+  const r1 = -Math.cos(yaw);
+  const r2 = 0;
+  const d0 = f1 * r2 - f2 * r1;
+  const d1 = f2 * r0 - f0 * r2;
+  const d2 = f0 * r1 - f1 * r0;
   const cr = Math.cos(roll);
   const sr = Math.sin(roll);
-  const right = right0.map((v, i) => v * cr + down0[i] * sr);
-  const down = down0.map((v, i) => down0[i] * cr - right0[i] * sr);
-  return { pos, rot: [...right, ...down, ...fwd], focal, cx, cy };
+  const rot = [
+    r0 * cr + d0 * sr,
+    r1 * cr + d1 * sr,
+    r2 * cr + d2 * sr,
+    d0 * cr - r0 * sr,
+    d1 * cr - r1 * sr,
+    d2 * cr - r2 * sr,
+    f0,
+    f1,
+    f2,
+  ];
+  return { pos, rot, focal, cx, cy };
 }
 
 /** Projects a world point; `depth` ≤ 0 means behind the camera. */
@@ -346,6 +363,21 @@ function onSide(az: number, side: CameraSide): boolean {
   return side === 'court' ? front : !front;
 }
 
+/** The coarse pose grid of {@link fitCourt}: camera heights (m), fields of view (degrees), scales. */
+const COARSE_ZC = [1.2, 1.4, 1.6, 1.8, 2.1, 2.5, 3, 3.6, 4.4, 5.4, 6.6, 8, 9.6];
+const COARSE_FOV = [40, 47, 55, 63, 72, 84];
+const COARSE_SCALE = [0.62, 0.75, 0.9, 1.08, 1.3, 1.6];
+
+/**
+ * What one court's reads share (see {@link courtReader}): for one rim, the distance map of the
+ * background's lines and the coarse grid's pose scores (null: no camera for the pose).
+ */
+export interface CourtFitMemo {
+  rim?: { x: number; y: number; w: number };
+  dist?: Float32Array;
+  coarse: Map<number, number | null>;
+}
+
 /** Model length on painted lines minus half the visible model length off them. */
 const netScore = (s: { hit: number; seen: number }) => s.hit - 0.5 * (s.seen - s.hit);
 
@@ -359,10 +391,16 @@ export function fitCourt(
   height: number,
   rim: { x: number; y: number; w: number },
   side: CameraSide = 'any',
+  memo?: CourtFitMemo,
 ): CourtFit | null {
   if (!(rim.w > 2)) return null;
-  const mask = lineMask(background, width, height);
-  const dist = distanceMap(mask, width, height);
+  if (memo && !(memo.rim && memo.rim.x === rim.x && memo.rim.y === rim.y && memo.rim.w === rim.w)) {
+    memo.rim = { x: rim.x, y: rim.y, w: rim.w };
+    memo.dist = undefined;
+    memo.coarse.clear();
+  }
+  const dist = memo?.dist ?? distanceMap(lineMask(background, width, height), width, height);
+  if (memo) memo.dist = dist;
   const t: Target = { rimX: rim.x, rimY: rim.y, rimW: rim.w, width, height };
   const scale = width / 640;
   const fiba = COURTS.fiba;
@@ -375,14 +413,21 @@ export function fitCourt(
   const azRange = side === 'any' ? 150 : 180;
   for (let az = -azRange; az <= azRange; az += 5) {
     if (!onSide(az * deg, side) || (side !== 'any' && az === 180)) continue;
-    for (const zc of [1.2, 1.4, 1.6, 1.8, 2.1, 2.5, 3, 3.6, 4.4, 5.4, 6.6, 8, 9.6]) {
-      for (const fov of [40, 47, 55, 63, 72, 84]) {
-        for (const sc of [0.62, 0.75, 0.9, 1.08, 1.3, 1.6]) {
-          const p: Pose = { az: az * deg, zc, fov: fov * deg, scale: sc, roll: 0, du: 0, dv: 0 };
-          const cam = cameraFor(p, t);
-          if (!cam) continue;
-          const s = scoreCamera(cam, sparse, dist, t, 14 * scale);
-          coarse.push({ p, s: netScore(s) });
+    for (let zi = 0; zi < COARSE_ZC.length; zi++) {
+      for (let fi = 0; fi < COARSE_FOV.length; fi++) {
+        for (let si = 0; si < COARSE_SCALE.length; si++) {
+          const p: Pose = { az: az * deg, zc: COARSE_ZC[zi], fov: COARSE_FOV[fi] * deg, scale: COARSE_SCALE[si], roll: 0, du: 0, dv: 0 };
+          // the same pose scores the same against the same lines and rim: a second read (the
+          // other side of the board) takes the first read's scores
+          const key = (((az + 180) * 16 + zi) * 8 + fi) * 8 + si;
+          let s = memo?.coarse.get(key);
+          if (s === undefined) {
+            const cam = cameraFor(p, t);
+            s = cam ? netScore(scoreCamera(cam, sparse, dist, t, 14 * scale)) : null;
+            memo?.coarse.set(key, s);
+          }
+          if (s === null) continue;
+          coarse.push({ p, s });
         }
       }
     }
@@ -645,6 +690,7 @@ export function courtReader(
   height: number,
 ): (rim: { x: number; y: number; w: number }, side?: CameraSide) => CourtFit | null {
   let bg: Uint8Array | null | undefined;
+  const memo: CourtFitMemo = { coarse: new Map() };
   const background = (): Uint8Array | null => {
     if (samples.length < 3) return null;
     const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
@@ -659,7 +705,7 @@ export function courtReader(
   return (rim, side = 'any') => {
     if (bg === undefined) bg = background();
     if (!bg) return null;
-    const fit = fitCourt(bg, width, height, rim, side);
+    const fit = fitCourt(bg, width, height, rim, side, memo);
     if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
     return fit;
   };

@@ -95,6 +95,31 @@ describe('sampleShooter', () => {
   });
 });
 
+describe('medianBackground', () => {
+  it('gives per pixel and channel the value a sort of the frames puts at position n/2, for odd and even counts', () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (const n of [5, 6, 11, 24]) {
+      // values spread wide on some pixels and bunched (with ties) on others
+      const frames = Array.from({ length: n }, () => Uint8Array.from({ length: W * H * 3 }, (_, i) => (i % 7 === 0 ? 100 + (rnd() % 4) : rnd() % 256)));
+      const bg = medianBackground(frames, W);
+      for (let k = 0; k < 400; k++) {
+        const x = rnd() % W;
+        const y = rnd() % H;
+        const got = bg(x, y)!;
+        for (let c = 0; c < 3; c++) {
+          const v = frames.map((f) => f[(y * W + x) * 3 + c]).sort((a, b) => a - b);
+          expect(got[c]).toBe(v[n >> 1]);
+        }
+        expect(bg(x, y)).toEqual(got);
+      }
+    }
+  });
+});
+
 describe('teamColours / teamOfColour', () => {
   const noisy = (c: RGB, k: number): RGB => [c[0] + ((k * 7) % 11) - 5, c[1] + ((k * 5) % 9) - 4, c[2] + ((k * 3) % 7) - 3];
 

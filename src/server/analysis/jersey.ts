@@ -903,20 +903,42 @@ function ballRadius(balls: BallRecord[], t: number, width = 1): number | null {
  * players move on, the floor stays): the background the shooter is told from.
  */
 export function medianBackground(frames: Uint8Array[], width: number): (x: number, y: number) => [number, number, number] | null {
-  const cache = new Map<number, [number, number, number]>();
-  const v = new Array<number>(frames.length);
+  // One slot per pixel (an array indexed by pixel, not a Map: the shooter windows ask for
+  // thousands of pixels per sample), and the median by a 256-bin count of the bytes: the value
+  // at position ⌊n/2⌋ of the sorted list, as a sort would give.
+  const pixels = Math.floor(Math.min(...frames.map((f) => f.length)) / 3);
+  const cache = new Array<[number, number, number] | undefined>(pixels);
+  const n = frames.length;
+  const rank = n >> 1;
+  const counts = new Uint16Array(256);
+  const median = (p: number) => {
+    let lo = 255;
+    let hi = 0;
+    for (let i = 0; i < n; i++) {
+      const v = frames[i][p];
+      counts[v]++;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    let seen = 0;
+    let out = hi;
+    for (let v = lo; v <= hi; v++) {
+      seen += counts[v];
+      if (seen > rank) {
+        out = v;
+        break;
+      }
+    }
+    for (let i = 0; i < n; i++) counts[frames[i][p]] = 0;
+    return out;
+  };
   return (x, y) => {
     const key = y * width + x;
-    const hit = cache.get(key);
+    const hit = cache[key];
     if (hit) return hit;
     const p = key * 3;
-    const out: [number, number, number] = [0, 0, 0];
-    for (let c = 0; c < 3; c++) {
-      for (let i = 0; i < frames.length; i++) v[i] = frames[i][p + c];
-      v.sort((a, b) => a - b);
-      out[c] = v[v.length >> 1];
-    }
-    cache.set(key, out);
+    const out: [number, number, number] = [median(p), median(p + 1), median(p + 2)];
+    cache[key] = out;
     return out;
   };
 }
