@@ -11,12 +11,13 @@
  * (children's rusage during finishing). CPU seconds are steadier than wall time on a shared
  * machine; wall time is printed as real-time speed (xRT) for completeness.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { procCpuSeconds } from '../../bench/cpu';
 import { ffmpegPath, probeVideo, runTool } from '../media/ffmpeg';
 import { chooseGeometry } from './decode';
 import { extractFeatures } from './extract';
 import type { FinishOutput } from './finish';
+import { finishTaskInput } from './index';
 import { acquireSharedPool, releaseSharedPool } from './pool';
 
 interface Cpu {
@@ -26,18 +27,11 @@ interface Cpu {
   wall: number;
 }
 
-function ticks(path: string): [number, number, number, number] {
-  const f = readFileSync(path, 'utf8');
-  const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  // utime, stime, cutime, cstime in USER_HZ (1/100 s)
-  return [Number(x[11]), Number(x[12]), Number(x[13]), Number(x[14])];
-}
-
 function now(): Cpu {
   const u = process.cpuUsage();
-  const p = ticks('/proc/self/stat');
-  const t = ticks(`/proc/self/task/${process.pid}/stat`);
-  return { self: (u.user + u.system) / 1e6, main: (t[0] + t[1]) / 100, children: (p[2] + p[3]) / 100, wall: performance.now() / 1000 };
+  const p = procCpuSeconds();
+  const t = procCpuSeconds(`/proc/self/task/${process.pid}/stat`);
+  return { self: (u.user + u.system) / 1e6, main: t?.own ?? NaN, children: p?.children ?? NaN, wall: performance.now() / 1000 };
 }
 
 const d = (a: Cpu, b: Cpu) => ({ self: b.self - a.self, main: b.main - a.main, children: b.children - a.children, wall: b.wall - a.wall });
@@ -51,21 +45,7 @@ async function analyse(file: string) {
     const c1 = now();
     const ex = await extractFeatures(file, geo, pool, { durationSeconds: probe.durationSeconds });
     const c2 = now();
-    await pool.run<FinishOutput>({
-      kind: 'finish',
-      input: {
-        packed: ex.packed,
-        samples: ex.samples.map((s) => ({ index: s.index, rgb: s.rgb })),
-        rimSamples: ex.rimSamples,
-        width: geo.width,
-        height: geo.height,
-        fps: geo.fps,
-        durationSeconds: probe.durationSeconds,
-        options: {},
-        videoPath: file,
-        sourcePixels: probe.width * probe.height,
-      },
-    });
+    await pool.run<FinishOutput>({ kind: 'finish', input: finishTaskInput(file, probe, geo, ex, {}) });
     const c3 = now();
     const probeCpu = d(c0, c1);
     const extract = d(c1, c2);

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { procCpuSeconds } from '../../bench/cpu';
 import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
@@ -36,15 +37,7 @@ interface Row {
  */
 function cpuSeconds(): { self: number; children: number } {
   const u = process.cpuUsage();
-  let children = NaN;
-  try {
-    const f = readFileSync('/proc/self/stat', 'utf8');
-    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    children = (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    // not Linux: children unknown
-  }
-  return { self: (u.user + u.system) / 1e6, children };
+  return { self: (u.user + u.system) / 1e6, children: procCpuSeconds()?.children ?? NaN };
 }
 
 const cpuSince = (a: { self: number; children: number }) => {

@@ -1,10 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeVideo } from '../media/ffmpeg';
-import { chooseGeometry } from './decode';
-import { extractFeatures } from './extract';
+import { chooseGeometry, type DecodeGeometry } from './decode';
+import { extractFeatures, type ExtractResult } from './extract';
 import type { FinishOutput } from './finish';
 import { acquireSharedPool, releaseSharedPool } from './pool';
+import type { FinishTaskInput } from './worker-tasks';
 import type { AnalysisOptions, AnalysisResult } from './types';
 
 export type * from './types';
@@ -34,21 +35,7 @@ export async function analyseVideo(
       onProgress: onProgress ? (f) => onProgress(0.95 * f) : undefined,
     });
     const t1 = performance.now();
-    const fin = await pool.run<FinishOutput>({
-      kind: 'finish',
-      input: {
-        packed: extracted.packed,
-        samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
-        rimSamples: extracted.rimSamples,
-        width: geo.width,
-        height: geo.height,
-        fps: geo.fps,
-        durationSeconds: probe.durationSeconds,
-        options: opts,
-        videoPath: path,
-        sourcePixels: probe.width * probe.height,
-      },
-    });
+    const fin = await pool.run<FinishOutput>({ kind: 'finish', input: finishTaskInput(path, probe, geo, extracted, opts) });
     onProgress?.(1);
     const t2 = performance.now();
     return {
@@ -74,6 +61,28 @@ export async function analyseVideo(
   } finally {
     releaseSharedPool();
   }
+}
+
+/** The finishing task for an extracted video: the post-decode stages and the jersey reads run on it in a worker. */
+export function finishTaskInput(
+  path: string,
+  probe: { width: number; height: number; durationSeconds: number },
+  geo: DecodeGeometry,
+  extracted: ExtractResult,
+  options: AnalysisOptions,
+): FinishTaskInput {
+  return {
+    packed: extracted.packed,
+    samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
+    rimSamples: extracted.rimSamples,
+    width: geo.width,
+    height: geo.height,
+    fps: geo.fps,
+    durationSeconds: probe.durationSeconds,
+    options,
+    videoPath: path,
+    sourcePixels: probe.width * probe.height,
+  };
 }
 
 /** Serialises records as JSON Lines (one record per line, trailing newline). */

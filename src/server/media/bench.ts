@@ -7,7 +7,7 @@
  * its horizontal clip encoded and once smart-cut (when the source allows it), interleaved, so
  * that the load of a shared machine weighs on both alike. `--clips-only`: that comparison only.
  */
-import { readFileSync } from 'node:fs';
+import { procCpuSeconds } from '../../bench/cpu';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,12 +19,7 @@ import { LocalMediaStorage } from './storage';
 
 /** CPU seconds used by finished child processes (Linux), so load from other processes does not skew the comparison. */
 function childCpuSeconds(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return NaN;
-  }
+  return procCpuSeconds()?.children ?? NaN;
 }
 
 async function measure(label: string, mediaSeconds: number, fn: () => Promise<unknown>) {
