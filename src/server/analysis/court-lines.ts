@@ -369,8 +369,8 @@ const COARSE_FOV = [40, 47, 55, 63, 72, 84];
 const COARSE_SCALE = [0.62, 0.75, 0.9, 1.08, 1.3, 1.6];
 
 /**
- * What one court's reads share (see {@link courtReader}): for one rim, the distance map of the
- * background's lines and the coarse grid's pose scores (null: no camera for the pose).
+ * What one court's reads share (see {@link courtReader}; one background): the distance map of the
+ * background's lines, and for one rim the coarse grid's pose scores (null: no camera for the pose).
  */
 export interface CourtFitMemo {
   rim?: { x: number; y: number; w: number };
@@ -396,7 +396,6 @@ export function fitCourt(
   if (!(rim.w > 2)) return null;
   if (memo && !(memo.rim && memo.rim.x === rim.x && memo.rim.y === rim.y && memo.rim.w === rim.w)) {
     memo.rim = { x: rim.x, y: rim.y, w: rim.w };
-    memo.dist = undefined;
     memo.coarse.clear();
   }
   const dist = memo?.dist ?? distanceMap(lineMask(background, width, height), width, height);
