@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots, scoreClip } from './scoring';
+import { x264ReferenceArgs } from './synth/x264-cpu';
 import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
 
 interface Case {
@@ -158,7 +159,7 @@ describe('synthetic clips (one case each)', () => {
       await runFfmpeg([
         '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=10',
         '-vf', "drawbox=x='mod(t*160,600)':y='300-abs(sin(t*2.2))*220':w=14:h=14:color=0xE06A20:t=fill",
-        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
+        '-c:v', 'libx264', ...x264ReferenceArgs(), '-pix_fmt', 'yuv420p', video,
       ]);
     }
     const res = await analyseVideo(video, {});
