@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots, scoreClip } from './scoring';
-import { x264ReferenceArgs } from './synth/x264-cpu';
+import { x264ReferenceArgs, x264RenderLevel } from './synth/x264-cpu';
 import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
 
 interface Case {
@@ -44,7 +44,7 @@ const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>
 /** Renders (cached in the OS temp folder, keyed by generator version) and analyses every case. */
 async function prepare(): Promise<void> {
   const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}`);
+  const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
   await mkdir(dir, { recursive: true });
   const { readFile } = await import('node:fs/promises');
   for (const c of CASES) {
@@ -151,7 +151,7 @@ describe('synthetic clips (one case each)', () => {
 
   it('no court: a video without a court or a hoop (a test pattern with a bouncing ball) is reported as no_court', async () => {
     const { runFfmpeg } = await import('../media/ffmpeg');
-    const dir = join(tmpdir(), 'swish-analysis-it');
+    const dir = join(tmpdir(), 'swish-analysis-it', x264RenderLevel());
     await mkdir(dir, { recursive: true });
     const video = join(dir, 'no-court.mp4');
     if (!existsSync(video)) {

@@ -38,3 +38,8 @@ export function x264ReferenceArgs(): string[] {
   const cpu = x264ReferenceCpu();
   return cpu ? ['-x264-params', `asm=${cpu}`] : [];
 }
+
+/** A name for caches of rendered test videos: renders made at the pinned level and with x264's own choice differ. */
+export function x264RenderLevel(): string {
+  return x264ReferenceCpu() ? 'x264-avx2' : 'x264-auto';
+}
