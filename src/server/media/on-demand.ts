@@ -19,6 +19,9 @@ import { mediaKeys, onDemandHighlightRendition, type MediaStorage } from './stor
 const RENDER_TIMEOUT_MS = 120_000;
 
 const inflight = new Map<string, Promise<boolean>>();
+/** Keys known to exist, so a bucket is not asked again on every request (bounded; cleared when full). */
+const made = new Set<string>();
+const MADE_CACHE_SIZE = 50_000;
 let running = 0;
 const waiting: Array<() => void> = [];
 
@@ -51,6 +54,7 @@ async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
 export function ensureOnDemandRendition(storage: MediaStorage, key: string): Promise<boolean> {
   const parts = onDemandHighlightRendition(key);
   if (!parts) return Promise.resolve(false);
+  if (made.has(key)) return Promise.resolve(true);
   const pending = inflight.get(key);
   if (pending) return pending;
   const run = (async () => {
@@ -85,6 +89,11 @@ export function ensureOnDemandRendition(storage: MediaStorage, key: string): Pro
   })();
   inflight.set(key, run);
   const forget = () => inflight.delete(key);
-  run.then(forget, forget);
+  run.then((exists) => {
+    forget();
+    if (!exists) return;
+    if (made.size >= MADE_CACHE_SIZE) made.clear();
+    made.add(key);
+  }, forget);
   return run;
 }
