@@ -36,12 +36,12 @@ const scores = new Map<string, ClipScore>();
 const results = new Map<string, AnalysisResult>();
 
 async function prepare(): Promise<void> {
-  const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
+  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
   const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
   await mkdir(dir, { recursive: true });
   const video = join(dir, 'original.mp4');
   const gtFile = join(dir, 'original.json');
-  if (!existsSync(video) || !existsSync(gtFile)) await renderSyntheticGame({ seed: 121, width: 640, height: 360, script: SCRIPT }, video);
+  if (!existsSync(video) || !existsSync(gtFile)) await renderSyntheticGameAtomic({ seed: 121, width: 640, height: 360, script: SCRIPT }, video);
   const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
   const orig = await analyseVideo(video, {});
   results.set('original', orig);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GroundTruthClip } from './ground-truth';
-import { groundTruthFile, renderSyntheticGame, type SynthOptions } from './synth/render';
+import { groundTruthFile, renderSyntheticGameAtomic, type SynthOptions } from './synth/render';
 
 /** One clip of the synthetic benchmark set: fixed seed and options, so every machine renders the same videos. */
 export interface SyntheticBenchClip {
@@ -75,7 +75,7 @@ export async function ensureSyntheticSet(
     if (!existsSync(video) || !existsSync(gtPath)) {
       const t0 = performance.now();
       log(`  rendering synthetic ${c.name} …`);
-      await renderSyntheticGame(c.options, video);
+      await renderSyntheticGameAtomic(c.options, video);
       log(`  rendered ${c.name} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
     const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };

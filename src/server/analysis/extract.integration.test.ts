@@ -7,7 +7,7 @@ import { chooseGeometry } from './decode';
 import { extractFeatures, type ExtractResult } from './extract';
 import { packedFrameShift } from './frame-features';
 import { WorkerPool } from './pool';
-import { renderSyntheticGame } from './synth/render';
+import { renderSyntheticGameAtomic } from './synth/render';
 
 /**
  * Which frames of a panning camera get a rim search must not depend on how far the feature
@@ -22,7 +22,7 @@ describe('rim searches under a moving camera', () => {
     const dir = join(tmpdir(), 'swish-extract-test');
     await mkdir(dir, { recursive: true });
     file = join(dir, 'panning-7.mp4');
-    await renderSyntheticGame({ seed: 7, width: 640, height: 360, camera: 'panning', durationSeconds: 12 }, file);
+    await renderSyntheticGameAtomic({ seed: 7, width: 640, height: 360, camera: 'panning', durationSeconds: 12 }, file);
   }, 240_000);
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.close()));

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>
 
 /** Renders (cached in the OS temp folder, keyed by generator version) and analyses every case. */
 async function prepare(): Promise<void> {
-  const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
+  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
   const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
   await mkdir(dir, { recursive: true });
   const { readFile } = await import('node:fs/promises');
@@ -51,7 +51,7 @@ async function prepare(): Promise<void> {
     const video = join(dir, `${c.name}.mp4`);
     const gtFile = join(dir, `${c.name}.json`);
     if (!existsSync(video) || !existsSync(gtFile)) {
-      await renderSyntheticGame({ width: 640, height: 360, ...c.options }, video);
+      await renderSyntheticGameAtomic({ width: 640, height: 360, ...c.options }, video);
     }
     const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
     results.set(c.name, { truth, res: await analyseVideo(video, c.session ?? {}) });
@@ -159,8 +159,9 @@ describe('synthetic clips (one case each)', () => {
       await runFfmpeg([
         '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=10',
         '-vf', "drawbox=x='mod(t*160,600)':y='300-abs(sin(t*2.2))*220':w=14:h=14:color=0xE06A20:t=fill",
-        '-c:v', 'libx264', ...x264ReferenceArgs(), '-pix_fmt', 'yuv420p', video,
+        '-c:v', 'libx264', ...x264ReferenceArgs(), '-pix_fmt', 'yuv420p', `${video}.${process.pid}.part.mp4`,
       ]);
+      await rename(`${video}.${process.pid}.part.mp4`, video);
     }
     const res = await analyseVideo(video, {});
     expect(res.outcome).toBe('no_court');

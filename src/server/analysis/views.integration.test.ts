@@ -8,7 +8,7 @@ import { ffmpegPath } from '../media/ffmpeg';
 import { placeOnNet } from './finish';
 import { netTop, persistentRims } from './hoop-appearance';
 import { RIM_OVER_BALL } from './hoop-locate';
-import { renderSyntheticGame, simulateSyntheticGame } from './synth/render';
+import { renderSyntheticGameAtomic, simulateSyntheticGame } from './synth/render';
 
 const W = 640;
 const H = 360;
@@ -36,7 +36,7 @@ describe('baseline view from behind the board', () => {
     await mkdir(dir, { recursive: true });
     const file = join(dir, 'baseline-334.mp4');
     const options = { seed: 334, width: 1280, height: 720, view: 'baseline', camera: 'stationary' } as const;
-    await renderSyntheticGame({ ...options, durationSeconds: 1 }, file);
+    await renderSyntheticGameAtomic({ ...options, durationSeconds: 1 }, file);
     rgb = await frames(file, 3);
     // The rim in the image: the generator's truth for the first attempt of a longer game from the same seed (same camera).
     const hoop = simulateSyntheticGame({ ...options, durationSeconds: 20 }).attempts[0].hoop!;

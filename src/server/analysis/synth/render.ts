@@ -6,7 +6,8 @@
  * yields the same ground truth (render-only randomness has its own rng streams).
  */
 import { spawn } from 'node:child_process';
-import { stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { GroundTruthAttempt, GroundTruthClip, GroundTruthFile } from '../ground-truth.js';
 import { ffmpegPath } from '../../media/ffmpeg.js';
@@ -563,3 +564,27 @@ export async function renderSyntheticGame(
   return clip;
 }
 
+
+/**
+ * `renderSyntheticGame` for caches shared between processes (test runs, benchmarks): renders
+ * under a temporary name in the same folder and renames the ground truth, then the video, into
+ * place, so a reader never sees a half-written file and two processes rendering the same clip at
+ * once never interleave their writes (seen: two test runs sharing the OS temp folder left a
+ * video that was neither render).
+ */
+export async function renderSyntheticGameAtomic(options: SynthOptions, outPath: string): Promise<GroundTruthClip> {
+  const stem = outPath.replace(/\.[^./\\]+$/, '');
+  const tmp = `${stem}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const clip = { ...(await renderSyntheticGame(options, `${tmp}.mp4`)), file: basename(outPath) };
+    const truth = JSON.parse(await readFile(`${tmp}.json`, 'utf8')) as GroundTruthFile;
+    truth.clips = truth.clips.map((c) => ({ ...c, file: clip.file }));
+    await writeFile(`${tmp}.json`, JSON.stringify(truth, null, 1) + '\n');
+    await rename(`${tmp}.json`, `${stem}.json`);
+    await rename(`${tmp}.mp4`, outPath);
+    return clip;
+  } finally {
+    await rm(`${tmp}.mp4`, { force: true });
+    await rm(`${tmp}.json`, { force: true });
+  }
+}
