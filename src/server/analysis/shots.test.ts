@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, type MakeEvidence, type ShotDetection } from './shots';
+import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -170,6 +170,24 @@ describe('net swing veto', () => {
     const still = [0.01, 0.02, 0.0, 0.015, 0.005].map((a) => shotWith({ netAfter: a }));
     netSwingVeto(still, 30, 1, { lookingDown: true });
     expect(still.every((s) => s.made === true)).toBe(true);
+  });
+
+  it('does not overrule a make whose ball was seen dropping out of the net', () => {
+    // Measured on a rendered sideline game (a bank-in that sat on the rim, then dropped through the net and was
+    // followed falling under it): dropRun 6, 6 sightings in the net and none beside, the net read still after the
+    // crossing (0.025 against the clip's swinging nets). The veto called it missed. A rim-out or air ball the veto
+    // rightly calls missed falls in line with the net for 3–5 sightings (dropRun 3–5) with 2–3 in the net.
+    const swinging = [0.3, 0.25, 0.28, 0.2].map((a) => shotWith({ netAfter: a, netLate: a }));
+    const bankIn = shotWith({ netAfter: 0.025, netMotion: 0.21, dropRun: 6, throughFrames: 6, outFrames: 0 });
+    const lostMake = shotWith({ crossOffset: NaN, netLate: 0.002, netMotion: 0.14, dropRun: 6, throughFrames: 5, outFrames: 0 });
+    const rimOut = shotWith({ netAfter: 0, netMotion: 0.07, dropRun: 4, throughFrames: 3, outFrames: 0 });
+    const airBall = shotWith({ netAfter: 0, netMotion: 0.024, dropRun: 5, throughFrames: 2, outFrames: 0 });
+    const besideMore = shotWith({ netAfter: 0, dropRun: 6, throughFrames: 2, outFrames: 4 });
+    netSwingVeto([...swinging, bankIn, lostMake, rimOut, airBall, besideMore], 30, 1);
+    expect([bankIn, lostMake, rimOut, airBall, besideMore].map((s) => s.made)).toEqual([true, true, false, false, false]);
+    expect(DROP_RUN_THROUGH).toBe(DROP_RUN_MADE + 2);
+    expect(seenDroppingThrough({ dropRun: DROP_RUN_THROUGH, throughFrames: 1, outFrames: 0 })).toBe(true);
+    expect(seenDroppingThrough({ dropRun: DROP_RUN_THROUGH - 1, throughFrames: 6, outFrames: 0 })).toBe(false);
   });
 });
 

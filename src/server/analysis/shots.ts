@@ -884,6 +884,28 @@ export function reboundRiseVeto(shots: ShotDetection[], fps: number, timeScale: 
   }
 }
 
+/**
+ * Ball sightings falling below the net (`dropRun`) that say the ball came out of the net whatever the net's swing after
+ * it: two more than {@link DROP_RUN_MADE}; a rim-out or air ball dropping in line with the net reaches 3–5 on a fixed
+ * camera (below).
+ */
+export const DROP_RUN_THROUGH = 6;
+
+/**
+ * The ball was seen dropping out of the net: a run of ≥ {@link DROP_RUN_THROUGH} sightings falling below it, with more
+ * sightings inside the net than beside it. The net-swing veto does not overrule such a make. Measured on renders of
+ * the tuning games and of new games: the five makes the veto called missed had `dropRun` 6–8, 2–6 sightings in the
+ * net and none beside, and nets that moved while the ball was in them (`netMotion` 0.13–0.21), but read still after
+ * the crossing (`netAfter` 0.01–0.025, `netLate` 0.002 without one: under 0.15 of their clip's reference). Traced on
+ * one (a bank-in on a sideline view): the ball sat on the rim for 0.4 s, dropped through the net and was followed
+ * falling under it to the floor; the crossing was read from blobs in the net as the drop began. The rim-outs,
+ * bank-outs and air balls the veto rightly called missed had `dropRun` 3–4, and one air ball falling just in front of
+ * the net 5 (2 sightings in the net, a net that never moved: `netMotion` 0.024).
+ */
+export function seenDroppingThrough(ev: Pick<MakeEvidence, 'dropRun' | 'throughFrames' | 'outFrames'>): boolean {
+  return ev.dropRun >= DROP_RUN_THROUGH && ev.throughFrames > ev.outFrames;
+}
+
 /** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */
 const NET_AFTER_MOVING = 0.05;
 /** A make whose net stays stiller than this fraction of the clip's swinging nets is a ball that dropped in front of or behind the net. */
@@ -895,8 +917,9 @@ const NET_AFTER_VETO = 0.15;
  * How much a net's swing shows in the motion mask depends on the view (net size, texture, background), so the
  * reference is the clip's own: the upper quartile of `netAfter` over its shots (those with a measured crossing,
  * at least 4 of them). When that reference shows swinging nets (≥ `NET_AFTER_MOVING`), makes decided by the
- * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed. Clips whose nets do not show
- * in the motion mask (the reference stays low) keep the crossing decision.
+ * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed, unless the ball was seen dropping
+ * out of the net ({@link seenDroppingThrough}). Clips whose nets do not show in the motion mask (the reference stays
+ * low) keep the crossing decision.
  */
 export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number, view: { lookingDown?: boolean } = {}): void {
   const upperQuartile = (values: number[]) => {
@@ -926,6 +949,7 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     const v = crossed ? ev.netAfter : ev.netLate;
     const ref = crossed ? refAfter : refLate;
     if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
+    if (seenDroppingThrough(ev)) continue;
     s.made = false;
     s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
     s.evidence.decidedBy = 'net-swing-veto';
