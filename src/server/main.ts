@@ -14,6 +14,7 @@ import { ensureDatabase } from './db/bootstrap';
 import { createEmbeddedEngine } from './jobs/engine/engine';
 import { inngestMode } from './jobs/engine/env';
 import { logger } from './logger';
+import { highlightRenditionsMode } from './media/storage';
 
 const root = process.cwd();
 const dev = process.env.SWISH_DEV === '1';
@@ -51,6 +52,7 @@ function ensureBuild() {
 }
 
 async function main() {
+  highlightRenditionsMode(); // a misspelt SWISH_HIGHLIGHT_RENDITIONS stops the start
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
   if (!dev) ensureBuild();

@@ -8,6 +8,7 @@ import { AUGMENT_VARIANTS, augmentArgs, augmentTruth } from './bench-augment';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
+import { x264RenderLevel } from './synth/x264-cpu';
 import type { AnalysisResult } from './types';
 
 /**
@@ -36,7 +37,7 @@ const results = new Map<string, AnalysisResult>();
 
 async function prepare(): Promise<void> {
   const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}`);
+  const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
   await mkdir(dir, { recursive: true });
   const video = join(dir, 'original.mp4');
   const gtFile = join(dir, 'original.json');

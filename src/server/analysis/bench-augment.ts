@@ -12,6 +12,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeVideo, runFfmpeg } from '../media/ffmpeg';
 import { groundTruthFileSchema, loadGroundTruth, type GroundTruthClip } from './ground-truth';
+import { x264ReferenceArgs } from './synth/x264-cpu';
 
 /** The source facts a variant's filter may depend on. */
 export interface AugmentSource {
@@ -105,6 +106,7 @@ export function augmentArgs(variant: AugmentVariant, source: AugmentSource, inpu
     vf,
     '-c:v',
     'libx264',
+    ...x264ReferenceArgs(),
     '-preset',
     'veryfast',
     '-crf',

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots, scoreClip } from './scoring';
+import { x264ReferenceArgs, x264RenderLevel } from './synth/x264-cpu';
 import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
 
 interface Case {
@@ -43,7 +44,7 @@ const results = new Map<string, { truth: GroundTruthClip; res: AnalysisResult }>
 /** Renders (cached in the OS temp folder, keyed by generator version) and analyses every case. */
 async function prepare(): Promise<void> {
   const { renderSyntheticGame, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}`);
+  const dir = join(tmpdir(), 'swish-analysis-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
   await mkdir(dir, { recursive: true });
   const { readFile } = await import('node:fs/promises');
   for (const c of CASES) {
@@ -150,7 +151,7 @@ describe('synthetic clips (one case each)', () => {
 
   it('no court: a video without a court or a hoop (a test pattern with a bouncing ball) is reported as no_court', async () => {
     const { runFfmpeg } = await import('../media/ffmpeg');
-    const dir = join(tmpdir(), 'swish-analysis-it');
+    const dir = join(tmpdir(), 'swish-analysis-it', x264RenderLevel());
     await mkdir(dir, { recursive: true });
     const video = join(dir, 'no-court.mp4');
     if (!existsSync(video)) {
@@ -158,7 +159,7 @@ describe('synthetic clips (one case each)', () => {
       await runFfmpeg([
         '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=10',
         '-vf', "drawbox=x='mod(t*160,600)':y='300-abs(sin(t*2.2))*220':w=14:h=14:color=0xE06A20:t=fill",
-        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
+        '-c:v', 'libx264', ...x264ReferenceArgs(), '-pix_fmt', 'yuv420p', video,
       ]);
     }
     const res = await analyseVideo(video, {});

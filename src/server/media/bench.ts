@@ -6,16 +6,19 @@
  * CPU time of the ffmpeg children (per clip too) and × real time. Then each clip once with
  * its horizontal clip encoded and once smart-cut (when the source allows it), interleaved, so
  * that the load of a shared machine weighs on both alike. `--clips-only`: that comparison only.
+ * `--on-demand`: each clip once with its smaller renditions encoded eagerly and once on demand
+ * (interleaved), then the first request of each on-demand rendition: CPU and wall time.
  */
 import { procCpuSeconds } from '../../bench/cpu';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { horizontalSmartCutSource, renderHighlightClip, renderHighlightClips } from './clips';
+import { HIGHLIGHT_RENDITIONS, horizontalSmartCutSource, renderHighlightClip, renderHighlightClips } from './clips';
+import { ensureOnDemandRendition } from './on-demand';
 import { probeVideo, runFfmpeg } from './ffmpeg';
 import { h264Args } from './ffmpeg-progress';
 import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia } from './renditions';
-import { LocalMediaStorage } from './storage';
+import { LocalMediaStorage, mediaKeys } from './storage';
 
 /** CPU seconds used by finished child processes (Linux), so load from other processes does not skew the comparison. */
 function childCpuSeconds(): number {
@@ -63,6 +66,7 @@ async function main() {
         { t: i * 15 + 11, x: 0.5, y: 0.4 },
       ],
     }));
+    if (process.argv.includes('--on-demand')) return await onDemandComparison();
     if (!clipsOnly) await renditionsAndClips();
     let smartFactsCpu = 0;
     const smartCut = await (async () => {
@@ -94,6 +98,43 @@ async function main() {
       `per 10 s clip: encoded ${(totals.encoded / clipCount).toFixed(2)} cpu-s, smart cut ${(totals.smart / clipCount).toFixed(2)} cpu-s (${((totals.smart / totals.encoded - 1) * 100).toFixed(0)} %)`,
     );
     return;
+
+    async function onDemandComparison() {
+      const totals = { eager: 0, 'on-demand': 0 };
+      const firstRequest = new Map<string, { cpu: number; wall: number; n: number }>();
+      for (const [i, clip] of clips.entries()) {
+        const modes = i % 2 ? (['on-demand', 'eager'] as const) : (['eager', 'on-demand'] as const);
+        const line: string[] = [];
+        for (const mode of modes) {
+          const cpu0 = childCpuSeconds();
+          const id = `${clip.highlightId}_${mode}`;
+          const result = await renderHighlightClip({ sessionId: 'sess_bench', input, probe, storage, clip: { ...clip, highlightId: id }, renditions: mode });
+          const cpu = childCpuSeconds() - cpu0;
+          totals[mode] += cpu;
+          line.push(`${mode} ${cpu.toFixed(2)}`);
+          if (mode !== 'on-demand') continue;
+          for (const r of HIGHLIGHT_RENDITIONS) {
+            const key = result.video[r.name];
+            if (!key || key === result.video.horizontal) continue;
+            const c0 = childCpuSeconds();
+            const t0 = performance.now();
+            await ensureOnDemandRendition(storage, mediaKeys.highlightVideo('sess_bench', id, r.name));
+            const m = firstRequest.get(r.name) ?? { cpu: 0, wall: 0, n: 0 };
+            firstRequest.set(r.name, { cpu: m.cpu + childCpuSeconds() - c0, wall: m.wall + (performance.now() - t0) / 1000, n: m.n + 1 });
+          }
+        }
+        console.log(`clip ${clip.start}–${clip.end} s at processing: cpu ${line.join(', ')} s`);
+      }
+      const eager = totals.eager / clipCount;
+      const onDemand = totals['on-demand'] / clipCount;
+      console.log(`per 10 s clip at processing: eager ${eager.toFixed(2)} cpu-s, on demand ${onDemand.toFixed(2)} cpu-s (${((onDemand / eager - 1) * 100).toFixed(0)} %)`);
+      let all = 0;
+      for (const [name, m] of firstRequest) {
+        all += m.cpu / m.n;
+        console.log(`first request of ${name.padEnd(5)} (10 s clip): cpu ${(m.cpu / m.n).toFixed(2)} s, wall ${(m.wall / m.n).toFixed(2)} s`);
+      }
+      console.log(`every rendition requested once: ${(onDemand + all).toFixed(2)} cpu-s per 10 s clip against ${eager.toFixed(2)} eager`);
+    }
 
     async function renditionsAndClips() {
     const remux = remuxDecision(await remuxFacts(input, probe), plannedSessionRenditions(probe));

@@ -27,6 +27,8 @@ beforeAll(async () => {
     input: sources.landscape.path,
     probe: sources.landscape.probe,
     storage,
+    // every rendition encoded with the clip (the on-demand path is tested in on-demand.integration.test.ts)
+    renditions: 'eager',
     onProgress: (f) => progress.push(f),
     clips: [
       // The action moves from the far left to the far right.
@@ -39,6 +41,7 @@ beforeAll(async () => {
     input: sources.portrait.path,
     probe: sources.portrait.probe,
     storage,
+    renditions: 'eager',
     clips: [{ highlightId: 'hl_up', start: 0.5, end: 3, focus: [{ t: 0.5, x: 0.5, y: 0.95 }, { t: 1, x: 0.5, y: 0.95 }, { t: 2.5, x: 0.5, y: 0.05 }, { t: 3, x: 0.5, y: 0.05 }] }],
   });
 }, 120_000);

@@ -7,7 +7,7 @@ import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
 import { logger } from '../logger';
 import { MAX_OUTPUT_FPS } from './renditions';
 import { headEncoderArgs, planSmartCut, smartCutSource, writeSmartCut, type SmartCutPlan, type SmartCutSource } from './smart-cut';
-import { getMediaStorage, mediaKeys, type MediaStorage } from './storage';
+import { getMediaStorage, highlightRenditionsMode, mediaKeys, type MediaStorage } from './storage';
 
 export { shotFocus, type FocusPoint, type ShotFocusInput } from './crop-path';
 
@@ -62,6 +62,8 @@ export interface RenderHighlightClipsOptions {
   concurrency?: number;
   /** Scratch directory (default: a fresh one under the OS temp dir, removed afterwards). */
   workDir?: string;
+  /** When the renditions below the horizontal clip are encoded (default `highlightRenditionsMode()`). */
+  renditions?: 'on-demand' | 'eager';
 }
 
 /** Output geometry of a source's clips: crop windows, their output sizes and which horizontal renditions exist. */
@@ -151,6 +153,12 @@ export async function renderHighlightClip(opts: {
    * them once for all clips). Undefined: read here; null: the horizontal clip is encoded.
    */
   smartCut?: SmartCutSource | null;
+  /**
+   * `eager`: the renditions below the horizontal clip are encoded now, beside the other
+   * variants; `on-demand`: only their keys are returned, and each is made from the stored
+   * horizontal clip on its first request (`on-demand.ts`). Default `highlightRenditionsMode()`.
+   */
+  renditions?: 'on-demand' | 'eager';
 }): Promise<HighlightClipResult> {
   const storage = opts.storage ?? getMediaStorage();
   const { probe, clip, sessionId, signal } = opts;
@@ -170,7 +178,8 @@ export async function renderHighlightClip(opts: {
     const fps = Math.min(probe.fps || 30, MAX_OUTPUT_FPS);
     const pre = (probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : '';
 
-    const encoded = plan.renditions.filter((r) => !r.sameAsHorizontal);
+    const smaller = plan.renditions.filter((r) => !r.sameAsHorizontal);
+    const encoded = (opts.renditions ?? highlightRenditionsMode()) === 'eager' ? smaller : [];
     const hOut = plan.horizontalOut;
     const vOut = plan.verticalOut;
     // what the horizontal frames feed: the horizontal encoder (or only the smart cut's head) and the smaller renditions
@@ -258,6 +267,8 @@ export async function renderHighlightClip(opts: {
       video[name as HighlightVideoName] = key(name);
     }
     for (const r of plan.renditions) if (r.sameAsHorizontal) video[r.name] = video.horizontal;
+    // made on their first request, at these keys
+    for (const r of smaller) video[r.name] ??= key(r.name);
     const preview = {
       default: mediaKeys.highlightPreview(sessionId, clip.highlightId, 'default'),
       horizontal: mediaKeys.highlightPreview(sessionId, clip.highlightId, 'horizontal'),
@@ -269,6 +280,31 @@ export async function renderHighlightClip(opts: {
   } finally {
     if (ownWorkDir) await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Encodes one rendition of a highlight from its `horizontal` clip: scaled to the rendition's
+ * size with the same quality settings as an eager rendition (CRF and `maxrate` of its row,
+ * 2 s GOPs, faststart), the clip's AAC audio copied. Returns false, writing nothing, when the
+ * rendition is not below the horizontal clip's short side (never upscaled; the one of equal
+ * size is the horizontal file itself).
+ */
+export async function encodeHighlightRendition(opts: { horizontalFile: string; shortSide: number; output: string; signal?: AbortSignal }): Promise<boolean> {
+  const rendition = HIGHLIGHT_RENDITIONS.find((r) => r.shortSide === opts.shortSide);
+  const probe = await probeVideo(opts.horizontalFile, { signal: opts.signal });
+  if (!rendition || rendition.shortSide >= Math.min(probe.width, probe.height)) return false;
+  const size = sizeForAspect(rendition.shortSide, HORIZONTAL);
+  await runFfmpeg(
+    [
+      '-i', opts.horizontalFile,
+      '-map', '0:v:0', ...(probe.hasAudio ? ['-map', '0:a:0'] : []),
+      '-vf', `scale=${size.width}:${size.height}:flags=bicubic,setsar=1`,
+      ...h264Args({ crf: rendition.crf, maxrateKbps: rendition.maxrateKbps, fps: Math.min(probe.fps || 30, MAX_OUTPUT_FPS), audio: probe.hasAudio && 'copy' }),
+      opts.output,
+    ],
+    { signal: opts.signal },
+  );
+  return true;
 }
 
 /**
@@ -309,6 +345,7 @@ export async function renderHighlightClips(opts: RenderHighlightClipsOptions): P
         signal: abort.signal,
         workDir: join(work, String(i)),
         smartCut,
+        renditions: opts.renditions,
         onProgress: (f) => {
           done[i] = f;
           report();

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
-import { assertValidKey, getMediaStorage, type ByteRange, type MediaStorage } from './storage';
+import { logger } from '../logger';
+import { ensureOnDemandRendition } from './on-demand';
+import { assertValidKey, getMediaStorage, onDemandHighlightRendition, type ByteRange, type MediaStorage } from './storage';
 import { verifyMediaSignature } from './urls';
 
 /** Longest time a browser may keep a media response, even when the URL lives longer. */
@@ -51,7 +53,9 @@ function keyFromUrl(url: URL): string | null {
  * Serves `/media/<key>?expires=…&signature=…` (GET and HEAD): checks the signature and the
  * expiry, then streams the object from storage with byte-range support so browsers can
  * seek in videos. Whole files are never buffered. With S3 storage (whose URLs normally point
- * at the bucket) a valid local URL redirects to a presigned bucket URL.
+ * at the bucket) a valid local URL redirects to a presigned bucket URL. A highlight rendition
+ * made on demand that does not exist yet is encoded first (`on-demand.ts`), so its first
+ * request waits for the encode.
  */
 export async function serveMedia(req: Request, storage: MediaStorage = getMediaStorage()): Promise<Response> {
   const head = req.method === 'HEAD';
@@ -68,6 +72,16 @@ export async function serveMedia(req: Request, storage: MediaStorage = getMediaS
   }
   if (expires < now) {
     return errorResponse(403, 'authentication_error', 'media_url_expired', 'This media URL has expired; read the resource again for a fresh URL.', head);
+  }
+
+  // a highlight rendition made on demand is encoded by its first request (the others wait for it)
+  if (onDemandHighlightRendition(key)) {
+    try {
+      if (!(await ensureOnDemandRendition(storage, key))) return errorResponse(404, 'invalid_request_error', 'resource_missing', 'No such media object.', head);
+    } catch (err) {
+      logger.error({ err, key }, 'on-demand rendition failed');
+      return errorResponse(500, 'api_error', 'rendition_failed', 'This rendition could not be made; try again later.', head, { 'Retry-After': '30' });
+    }
   }
 
   if (storage.kind !== 'local') {

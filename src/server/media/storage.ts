@@ -460,7 +460,9 @@ export function mediaUrl(key: string | null | undefined, ttlSeconds?: number, op
   const cacheKey = `${Math.floor((now + ttl) / 3600)} ${ttl} ${key}`;
   let url = signedUrls.get(cacheKey);
   if (url === undefined) {
-    url = getMediaStorage().url(key, ttl);
+    const storage = getMediaStorage();
+    // an on-demand rendition may not exist yet: its URL is the app's, which makes it, then redirects to the bucket
+    url = storage.kind !== 'local' && onDemandHighlightRendition(key) ? signMediaUrl(key, ttl)! : storage.url(key, ttl);
     signedUrls.set(cacheKey, url);
   }
   return url;
@@ -481,3 +483,29 @@ export const mediaKeys = {
   reelVideo: (reelId: string) => `reels/${reelId}/reel.mp4`,
   reelPoster: (reelId: string) => `reels/${reelId}/poster.jpg`,
 };
+
+/**
+ * How the smaller renditions of a highlight (`1080p`…`144p` below its `horizontal` clip) are
+ * made: `on-demand` (the default; `SWISH_HIGHLIGHT_RENDITIONS`) encodes each from the stored
+ * `horizontal` clip on its first request and keeps it; `eager` encodes them all while the
+ * session is processed. An unknown value throws, so a misspelt setting fails loudly.
+ */
+export function highlightRenditionsMode(env: Record<string, string | undefined> = process.env): 'on-demand' | 'eager' {
+  const value = env.SWISH_HIGHLIGHT_RENDITIONS ?? 'on-demand';
+  if (value !== 'on-demand' && value !== 'eager') {
+    throw new Error(`SWISH_HIGHLIGHT_RENDITIONS must be "on-demand" or "eager", not ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+const HIGHLIGHT_RENDITION_KEY = /^sessions\/([^/]+)\/highlights\/([^/]+)\/(\d+)p\.mp4$/;
+
+/**
+ * The parts of a highlight rendition's key (`sessions/<s>/highlights/<h>/<N>p.mp4`) when
+ * renditions are made on demand, else null: the keys the media route may make on a request.
+ */
+export function onDemandHighlightRendition(key: string): { sessionId: string; highlightId: string; shortSide: number } | null {
+  if (highlightRenditionsMode() !== 'on-demand') return null;
+  const m = HIGHLIGHT_RENDITION_KEY.exec(key);
+  return m ? { sessionId: m[1], highlightId: m[2], shortSide: Number(m[3]) } : null;
+}

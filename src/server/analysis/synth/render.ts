@@ -18,9 +18,11 @@ import { TEAM_COLOR_PRESETS } from './entities.js';
 import { Game, type ScriptEvent } from './game.js';
 import { Rng } from './prng.js';
 import { createFrame, type Frame, type RGB } from './raster.js';
+import { x264ReferenceArgs } from './x264-cpu.js';
 
 /** Bumped when the same seed and options would render a different game. */
 export const GENERATOR_VERSION = '1';
+
 
 export type { ScriptEvent } from './game.js';
 
@@ -478,6 +480,7 @@ export async function renderSyntheticGame(
     '1:a',
     '-c:v',
     'libx264',
+    ...x264ReferenceArgs(),
     '-preset',
     opts.preset,
     '-crf',

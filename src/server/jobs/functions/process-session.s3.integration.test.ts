@@ -16,6 +16,7 @@ import { createSession } from '../../domain/sessions/create-session';
 import { loadSession } from '../../domain/sessions/lifecycle';
 import { getSession } from '../../domain/sessions/read-sessions';
 import { ffprobePath } from '../../media/ffmpeg';
+import { serveMedia } from '../../media/serve';
 import { getMediaStorage, setMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
 import { startTestInngest, type TestInngest } from '../engine/testing';
@@ -27,7 +28,9 @@ import { renderSessionRenditions } from './render-session-renditions';
  * The whole pipeline once with media in S3-compatible storage: `SWISH_S3_*` point at a local
  * S3 server (SigV4-checking), a synthetic game is submitted by URL and processed by the real
  * `process-session` function on the embedded engine; every media URL of the processed
- * Session is a presigned S3 URL that downloads and probes as the right video.
+ * Session is a presigned S3 URL that downloads and probes as the right video, but for the
+ * highlights' smaller renditions, made on demand: the app's URL, which makes the rendition in
+ * the bucket and redirects to its presigned URL.
  */
 
 const run = promisify(execFile);
@@ -124,7 +127,14 @@ describe('processing with media in S3-compatible storage', () => {
       const horizontal = await probe(presigned(h.video.horizontal), `${h.id}-h.mp4`);
       expect([horizontal.width, horizontal.height]).toEqual([640, 360]);
       expect(h.video['720p']).toBeNull();
-      expect((await probe(presigned(h.video['144p']), `${h.id}-144.mp4`)).height).toBe(144);
+      // a smaller rendition is made on its first request: its URL is the app's, which encodes it
+      // from the horizontal clip in the bucket, stores it there and redirects to it
+      const appUrl = new URL(h.video['144p']!);
+      expect(appUrl.pathname).toBe(`/media/sessions/${session.id}/highlights/${h.id}/144p.mp4`);
+      const redirect = await serveMedia(new Request(appUrl));
+      expect(redirect.status).toBe(302);
+      expect((await probe(presigned(redirect.headers.get('location')), `${h.id}-144.mp4`)).height).toBe(144);
+      expect(await getMediaStorage().exists(`sessions/${session.id}/highlights/${h.id}/144p.mp4`)).toBe(true);
       for (const name of ['default', 'horizontal']) {
         const jpeg = await fetch(presigned(h.preview[name]));
         expect(jpeg.headers.get('content-type')).toBe('image/jpeg');

@@ -60,7 +60,9 @@ export const ZHighlight = z
       '360p': nullableUrl,
       '240p': nullableUrl,
       '144p': nullableUrl,
-    }),
+    }).describe(
+      'Signed, expiring URLs of the clip: `default` (vertical 9:16 following the action), `horizontal` (16:9) and its renditions by short side, null above the source. A rendition smaller than `horizontal` may be encoded on its first request, which then takes a second or two longer.',
+    ),
     preview: z.object({ default: nullableUrl, horizontal: nullableUrl }),
     created: z.number().int().nullable(),
   })
