@@ -98,7 +98,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
         (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
   );
-  const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims) : [];
+  const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims, timeScale) : [];
   const persons = personObservations(features, path, medianR(shotLike));
   let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
@@ -268,6 +268,18 @@ export const TRACKED_APEX_OVER_RIM = 1.25;
 export const TRACKED_REACH = 5;
 
 /**
+ * How long (seconds of play) the parabola of a panning camera's flight lost at or before its apex is followed
+ * down to a tracked rim. A broadcast camera follows the ball: at the apex the ball nearly stands still against
+ * the moving background and drops out of the motion mask, so the flight often ends there (its last sighting is
+ * its highest), and the shot's hoop got no support — a tracked rim needs a flight coming down into it, and only
+ * flights seen falling were followed on. Measured: two jump shots (game-14 at 81.0 s, and a panning game of seed
+ * 501 at 83.6 s), each its hoop's only support, lost rising at 2.2–2.6 px a frame: their parabolas came down 0.65
+ * and 0.45 rim widths from the tracked rim 22 and 15 frames later. Hits 33 frames on are seen too; the bound only
+ * keeps a long extrapolation from wandering onto a rim far away in time.
+ */
+export const TRACKED_FOLLOW_S = 1.2;
+
+/**
  * One goal per tracked hoop of a panning camera, in the re-anchored stabilised frame, valid while
  * the track lasts (± 1.5 s): its rim is where the tracked rim sits, its ball size comes from
  * flights ending there. Tracks whose rim is far too small or too large for the ball, or that no
@@ -284,7 +296,9 @@ export function trackedGoals(
   shotLike: Arc[],
   fps: number,
   dims: { width: number; height: number },
+  timeScale = 1,
 ): Array<{ h: HoopEstimate; span: [number, number] }> {
+  const follow = Math.round((TRACKED_FOLLOW_S / timeScale) * fps);
   const ballR = medianR(shotLike);
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
@@ -298,7 +312,7 @@ export function trackedGoals(
     ];
     const near = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const fromAbove = near.filter((a) => y - a.apexY >= TRACKED_APEX_OVER_RIM * w);
-    const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH);
+    const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH, follow);
     const r = sup.n && sup.r ? sup.r : ballR;
     const sizeFit = Math.abs(Math.log(w / (2 * RIM_OVER_BALL * r)));
     if (sizeFit > Math.log(1.8) || sup.n === 0) continue;
@@ -478,9 +492,11 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
 
 /**
  * Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop.
- * A flight that ends falling above the rim level, within `reach` rim widths across, is followed on its parabola (≤ 20 frames).
+ * A flight that ends falling above the rim level, within `reach` rim widths across, is followed on its parabola (≤ 20 frames);
+ * with `followLost` > 0 (a panning camera's tracked rim, {@link TRACKED_FOLLOW_S}), so is a flight whose last sighting is its
+ * highest (lost at or before its apex), for up to `followLost` frames.
  */
-function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3): { n: number; r: number } {
+export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3, followLost = 0): { n: number; r: number } {
   const rs: number[] = [];
   let n = 0;
   for (const a of arcs) {
@@ -498,8 +514,10 @@ function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3):
         break;
       }
     }
-    if (!hit && vyEnd > 0 && last.y < y && Math.abs(last.x - x) < reach * w) {
-      for (let k = 1; k <= 20 && !hit; k++) {
+    const lostAtApex = followLost > 0 && last.frame === a.apexFrame;
+    if (!hit && (vyEnd > 0 || lostAtApex) && last.y < y && Math.abs(last.x - x) < reach * w) {
+      const follow = lostAtApex ? Math.max(20, followLost) : 20;
+      for (let k = 1; k <= follow && !hit; k++) {
         const t = last.frame + k - a.fit.t0;
         const yy = a.fit.a + a.fit.b * t + a.fit.c * t * t;
         const xx = a.fit.d + a.fit.e * t;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Arc } from './arcs';
+import { vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { chooseTarget, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_REACH } from './finish';
+import { chooseTarget, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -101,6 +101,30 @@ describe('tracked hoops of a panning camera', () => {
     const beside = trackedGoals([track(400 - 2.5 * w, 100)], path, [lost], 30, { width: 640, height: 360 });
     expect(beside).toHaveLength(0);
     expect(TRACKED_REACH).toBeGreaterThan(3.6);
+  });
+
+  it('keeps a hoop whose only shot was lost rising just before its apex, when its parabola comes down into the rim', () => {
+    // A broadcast camera follows the ball: near the apex the ball nearly stands still against the moving background
+    // and drops out of the motion mask, so the flight ends rising (its last sighting its highest). Seen on unseen
+    // panning games (seed 501 at 83.5 s, game-14 at 81.0 s): the shot's hoop had no other flight and was dropped;
+    // followed on, the parabolas came down 0.45 and 0.65 rim widths from the tracked rim 15 and 22 frames later.
+    const full = flight(1, 60, 250, 200, 400, 97, 2 * w, 40);
+    const cut = full.apexFrame - 3;
+    const points = full.points.filter((p) => p.frame <= cut);
+    const lost: Arc = { ...full, points, trackPoints: full.trackPoints.filter((p) => p.frame <= cut), fit: fitArc(points)! };
+    const last = lost.points[lost.points.length - 1];
+    expect(last.y).toBe(Math.min(...lost.points.map((p) => p.y)));
+    lost.apexFrame = last.frame;
+    lost.apexY = last.y;
+    // still rising where it is lost
+    expect(vyAt(lost, last.frame)).toBeLessThan(0);
+    const goals = trackedGoals([track(400, 100)], path, [lost], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    expect(goals[0].h.support).toBe(1);
+    // the same flight is no support for a rim its parabola does not come down into
+    expect(trackedGoals([track(400 + 2 * w, 100)], path, [lost], 30, { width: 640, height: 360 })).toHaveLength(0);
+    // the fall is followed for a bounded time only
+    expect(TRACKED_FOLLOW_S).toBeLessThan(2);
   });
 
   it('keeps a hoop a close shot reaches from 1.4 rim widths above, not one a flight reaches from 0.8', () => {
