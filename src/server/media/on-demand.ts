@@ -75,8 +75,8 @@ export function ensureOnDemandRendition(storage: MediaStorage, key: string): Pro
         const output = join(work, 'rendition.mp4');
         const t0 = performance.now();
         onDemandStats.attempts++;
-        const made = await encodeHighlightRendition({ horizontalFile, shortSide: parts.shortSide, output, signal: AbortSignal.timeout(RENDER_TIMEOUT_MS) });
-        if (!made) return false;
+        const encoded = await encodeHighlightRendition({ horizontalFile, shortSide: parts.shortSide, output, signal: AbortSignal.timeout(RENDER_TIMEOUT_MS) });
+        if (!encoded) return false;
         // the session may have been deleted meanwhile: then nothing is stored
         if (!(await storage.exists(horizontalKey))) return false;
         await storage.putFile(key, output, 'video/mp4', { move: true });
