@@ -93,3 +93,9 @@ export function topLevelBoxes(buf: Buffer): string[] {
   }
   return types;
 }
+
+/** The `video` keys of a highlight cut from a 1280×720 source: no `1080p`, the `720p` is the horizontal file, `480p`…`144p` their own. */
+export function highlightKeys720(sessionId: string, highlightId: string): Record<string, string | null> {
+  const k = (n: string) => `sessions/${sessionId}/highlights/${highlightId}/${n}.mp4`;
+  return { default: k('default'), horizontal: k('horizontal'), '1080p': null, '720p': k('horizontal'), '480p': k('480p'), '360p': k('360p'), '240p': k('240p'), '144p': k('144p') };
+}
