@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { GroundTruthAttempt, GroundTruthClip, GroundTruthFile } from '../ground-truth.js';
 import { ffmpegPath } from '../../media/ffmpeg.js';
@@ -23,7 +23,6 @@ import { x264ReferenceArgs } from './x264-cpu.js';
 
 /** Bumped when the same seed and options would render a different game. */
 export const GENERATOR_VERSION = '1';
-
 
 export type { ScriptEvent } from './game.js';
 
@@ -564,7 +563,6 @@ export async function renderSyntheticGame(
   return clip;
 }
 
-
 /**
  * `renderSyntheticGame` for caches shared between processes (test runs, benchmarks): renders
  * under a temporary name in the same folder and renames the ground truth, then the video, into
@@ -577,9 +575,8 @@ export async function renderSyntheticGameAtomic(options: SynthOptions, outPath: 
   const tmp = `${stem}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const clip = { ...(await renderSyntheticGame(options, `${tmp}.mp4`)), file: basename(outPath) };
-    const truth = JSON.parse(await readFile(`${tmp}.json`, 'utf8')) as GroundTruthFile;
-    truth.clips = truth.clips.map((c) => ({ ...c, file: clip.file }));
-    await writeFile(`${tmp}.json`, JSON.stringify(truth, null, 1) + '\n');
+    // the truth written beside the temporary video, under the final name
+    await writeFile(`${tmp}.json`, JSON.stringify(groundTruthFile([clip]), null, 1) + '\n');
     await rename(`${tmp}.json`, `${stem}.json`);
     await rename(`${tmp}.mp4`, outPath);
     return clip;
