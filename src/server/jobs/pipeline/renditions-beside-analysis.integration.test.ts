@@ -52,11 +52,12 @@ async function processingSession(file: string) {
 }
 
 /**
- * `nice` of every thread (by thread id) of the running ffmpeg processes whose command line
- * mentions `needle`, and which of them are the processes' main threads.
+ * `nice` of every thread of the running ffmpeg processes whose command line mentions `needle`,
+ * keyed by thread id and start time (a thread id freed by an ended thread can be given to a new
+ * one), and which of them are the processes' main threads.
  */
-function ffmpegNiceness(needle: string): { threads: Map<number, number>; main: number[] } {
-  const threads = new Map<number, number>();
+function ffmpegNiceness(needle: string): { threads: Map<string, number>; main: number[] } {
+  const threads = new Map<string, number>();
   const main: number[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -64,8 +65,10 @@ function ffmpegNiceness(needle: string): { threads: Map<number, number>; main: n
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) continue;
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]; // field 22
         const nice = getPriority(Number(tid));
-        threads.set(Number(tid), nice);
+        threads.set(`${tid}@${startTime}`, nice);
         if (tid === pid) main.push(nice);
       }
     } catch {
@@ -111,7 +114,7 @@ describe('session renditions beside the analysis', () => {
     // helper sampled in between would read one step off after the shift (seen once in a full run)
     await new Promise((r) => setTimeout(r, 300));
     const settled = ffmpegNiceness(sessionId).threads;
-    for (const [tid, nice] of during.threads) if (settled.get(tid) !== nice) during.threads.delete(tid);
+    for (const [thread, nice] of during.threads) if (settled.get(thread) !== nice) during.threads.delete(thread);
     // the analysis ends: every thread of the encoder is shifted back, keeping x264's offsets
     await endStage(db, sessionId, 'analyse', 1000);
     let after = ffmpegNiceness(sessionId);
@@ -121,8 +124,8 @@ describe('session renditions beside the analysis', () => {
     }
     expect(after.main).toEqual([normal]);
     let compared = 0;
-    for (const [tid, nice] of after.threads) {
-      const before = during.threads.get(tid);
+    for (const [thread, nice] of after.threads) {
+      const before = during.threads.get(thread);
       if (before === undefined) continue; // started since
       expect(nice).toBe(before - RENDITIONS_NICENESS);
       compared++;
