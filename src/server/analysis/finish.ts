@@ -7,7 +7,7 @@ import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, 
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
-import { assignTeams, detectPasses, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
+import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
 /** Input of the post-decode stage (runs in a worker). */
@@ -175,7 +175,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
-  const solo = input.options.sessionType === 'solo' || input.options.numPlayers === 1 || input.options.hasJerseys === false;
+  const solo = isOnePlayerSession(input.options) || input.options.hasJerseys === false;
   assignTeams(players, { solo });
   const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
     refit: (side) => (target ? readCourt(target, side) : null),
@@ -184,9 +184,10 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   });
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);
-  const actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
+  let actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
   const balls = ballRecords(arcs, path, fps, dims);
-  const clusters = players.map((t) => clusterRecord(t, path, fps, dims));
+  let clusters = players.map((t) => clusterRecord(t, path, fps, dims));
+  if (isOnePlayerSession(input.options) && shots.length) ({ actions, clusters } = asOnePlayer(actions, clusters));
   let outcome: AnalysisOutcome = 'ok';
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { rawFrames, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
-import { groupPlayers, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
+import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
 
 /**
@@ -955,7 +955,7 @@ export async function attributeTeamsFromVideo(
   geo: DecodeGeometry,
 ): Promise<ShooterTeam[]> {
   const o = video.options;
-  if (o.sessionType === 'solo' || o.numPlayers === 1 || o.hasJerseys === false) return [];
+  if (isOnePlayerSession(o) || o.hasJerseys === false) return [];
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   if (!shots.length) return [];
   const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysisOptions } from './types';
-import { groupPlayers, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
+import type { ActionRecord, AnalysisOptions, ClusterRecord, ShotAction } from './types';
+import { asOnePlayer, groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
 
 const ev = (team: 0 | 1 | null, skin: number[] | null, track: number | null = null): PlayerEvent => ({ team, skin, track });
 const opts = { sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN };
@@ -56,5 +56,59 @@ describe('teamSizeOf', () => {
     expect(teamSizeOf(fiveOnFive)).toBeNull();
     expect(teamSizeOf({ numPlayers: 1 })).toBeNull();
     expect(teamSizeOf({})).toBeNull();
+  });
+});
+
+describe('one-player sessions', () => {
+  const shot = (id: string, t: number, shooter: number | null, made: boolean, extra: Partial<ShotAction> = {}): ShotAction => ({
+    type: 'shot', id, index: 0, release_t: t, rim_t: t + 0.6, end_t: t + 1, made, made_confidence: 0.9, is_free_throw: false,
+    is_three_point: null, points: made ? 2 : 0, kind: made ? 'swish' : 'rim_out', shooter_track: shooter, assister_track: null,
+    rebounder_track: null, shot_image: [0.4, 0.6], shot_world: null, hoop_image: [0.5, 0.3], hoop_id: 0, excitement: 0.5,
+    confidence: 0.9, ...extra,
+  });
+  const track = (id: number, t0: number, t1: number, frames: number): ClusterRecord => ({
+    track_id: id, team: null, jersey_rgb: [id, id, id], jersey_number: null, t_start: t0, t_end: t1, frames,
+    thumb_t: t0, thumb_box: [0.1 * id, 0.2, 0.1 * id + 0.1, 0.6], confidence: Math.min(1, frames / 60),
+  });
+
+  it('is a solo session or one stated player', () => {
+    expect(isOnePlayerSession({ sessionType: 'solo' })).toBe(true);
+    expect(isOnePlayerSession({ numPlayers: 1 })).toBe(true);
+    expect(isOnePlayerSession({ sessionType: '1v1' })).toBe(false);
+    expect(isOnePlayerSession({})).toBe(false);
+  });
+
+  // A real practice clip of one shooter (51 s, 16 attempts) gave a motion track per shot: 18 players.
+  it('makes every track named by an action one player, and every shot theirs', () => {
+    const actions: ActionRecord[] = [
+      shot('s1', 1, 3, false, { rebounder_track: 4 }),
+      { type: 'rebound', t: 2.5, shot_id: 's1', track: 4, offensive: false, confidence: 0.6 },
+      { type: 'pass', t: 4, end_t: 4.5, from_track: 4, to_track: 5, confidence: 0.5 },
+      shot('s2', 5, 5, true, { assister_track: 4 }),
+      shot('s3', 9, null, false),
+    ];
+    const clusters = [track(3, 0.5, 1.2, 20), track(4, 2.2, 4.1, 50), track(5, 4.4, 5.3, 30), track(9, 6, 7, 90)];
+    const one = asOnePlayer(actions, clusters);
+    expect(one.clusters).toEqual([
+      {
+        track_id: 1, team: null, jersey_rgb: [4, 4, 4], jersey_number: null, t_start: 0.5, t_end: 5.3, frames: 100,
+        thumb_t: 2.2, thumb_box: [0.4, 0.2, 0.5, 0.6], confidence: 50 / 60,
+      },
+    ]); // track 9 (no action names it: someone walking past) is left out
+    const shots = one.actions.filter((a): a is ShotAction => a.type === 'shot');
+    expect(shots.map((s) => [s.id, s.shooter_track, s.assister_track, s.rebounder_track])).toEqual([
+      ['s1', 1, null, 1],
+      ['s2', 1, null, null],
+      ['s3', 1, null, null], // no body seen at release: still the only player's shot
+    ]);
+    expect(one.actions.filter((a) => a.type === 'pass')).toEqual([]);
+    expect(one.actions.find((a) => a.type === 'rebound')).toMatchObject({ shot_id: 's1', track: 1, offensive: true });
+    expect(shots[0]).toMatchObject({ release_t: 1, made: false, kind: 'rim_out' }); // the shots themselves unchanged
+  });
+
+  it('leaves the shots without a shooter when nobody was seen', () => {
+    const one = asOnePlayer([shot('s1', 1, null, true)], []);
+    expect(one.clusters).toEqual([]);
+    expect(one.actions).toMatchObject([{ id: 's1', shooter_track: null }]);
   });
 });

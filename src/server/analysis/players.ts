@@ -1,6 +1,7 @@
 import type { Arc } from './arcs';
 import type { CameraPath } from './ball-track';
 import type { FrameFeatures } from './frame-features';
+import type { ActionRecord, AnalysisOptions, ClusterRecord } from './types';
 
 /** One sighting of a moving person (a large upright motion blob), stabilised pixels. */
 export interface PersonObs {
@@ -340,4 +341,53 @@ export function groupPlayers(events: PlayerEvent[], opts: GroupOptions): number[
 export function teamSizeOf(opts: { numPlayers?: number }): number | null {
   if (opts.numPlayers && opts.numPlayers >= 2) return Math.ceil(opts.numPlayers / 2);
   return null;
+}
+
+/** True when the session says one person plays (`session_type: solo` or `num_players: 1`). */
+export function isOnePlayerSession(o: Pick<AnalysisOptions, 'sessionType' | 'numPlayers'>): boolean {
+  return o.sessionType === 'solo' || o.numPlayers === 1;
+}
+
+/**
+ * The artifacts of a session of one player: every person the analysis attached to a shot or a
+ * rebound is that player, so they become one record (`track_id` 1) and every shot is theirs.
+ * Without this a solo session came out with a player per shot: motion tracks break whenever
+ * the shooter stops moving or leaves the view, and nothing re-identifies them across shots
+ * (a real 51 s practice clip of one shooter gave 18 players). The record spans the merged
+ * tracks; its colour and thumbnail are those of the most-seen one. A missed shot keeps its
+ * rebounder only where one was found; there is no assister and no pass (no teammate).
+ * Tracks no action names (people walking past) are left out. Without any track the shots keep
+ * no shooter (nobody was seen).
+ */
+export function asOnePlayer(actions: ActionRecord[], clusters: ClusterRecord[]): { actions: ActionRecord[]; clusters: ClusterRecord[] } {
+  const named = new Set<number>();
+  for (const a of actions) {
+    if (a.type === 'shot') {
+      if (a.shooter_track !== null) named.add(a.shooter_track);
+      if (a.rebounder_track !== null) named.add(a.rebounder_track);
+    } else if (a.type === 'rebound' && a.track !== null) named.add(a.track);
+  }
+  const merged = clusters.filter((c) => named.has(c.track_id));
+  const from = merged.length ? merged : clusters;
+  if (!from.length) return { actions: actions.filter((a) => a.type !== 'pass'), clusters: [] };
+  const most = from.reduce((best, c) => (c.frames > best.frames ? c : best));
+  const player: ClusterRecord = {
+    track_id: 1,
+    team: null,
+    jersey_rgb: most.jersey_rgb,
+    jersey_number: null,
+    t_start: Math.min(...from.map((c) => c.t_start)),
+    t_end: Math.max(...from.map((c) => c.t_end)),
+    frames: from.reduce((n, c) => n + c.frames, 0),
+    thumb_t: most.thumb_t,
+    thumb_box: most.thumb_box,
+    confidence: Math.max(...from.map((c) => c.confidence)),
+  };
+  const out: ActionRecord[] = [];
+  for (const a of actions) {
+    if (a.type === 'pass') continue;
+    if (a.type === 'shot') out.push({ ...a, shooter_track: 1, assister_track: null, rebounder_track: a.rebounder_track === null ? null : 1 });
+    else out.push(a.track === null ? a : { ...a, track: 1, offensive: true });
+  }
+  return { actions: out, clusters: [player] };
 }

@@ -43,6 +43,18 @@ describe.skipIf(!available)('real footage (../shared/footage)', () => {
     }
   });
 
+  it('gives a solo session one player who took every shot, and the same shots', async () => {
+    // ncku_new: one shooter practising (and a passer-by); without the session's word it gave a player per shot
+    const run = runs.find((r) => r.clip.file.includes('ncku_new'))!;
+    const solo = await analyseVideo(join(footage, run.clip.file), { sessionType: 'solo' });
+    const shotsOf = (res: AnalysisResult) => res.actions.filter((a) => a.type === 'shot');
+    expect(solo.clusters).toHaveLength(1);
+    expect(solo.clusters[0]).toMatchObject({ track_id: 1, team: null });
+    expect(shotsOf(solo).map((s) => [s.release_t, s.rim_t, s.made])).toEqual(shotsOf(run.res).map((s) => [s.release_t, s.rim_t, s.made]));
+    for (const s of shotsOf(solo)) expect(s).toMatchObject({ shooter_track: 1, assister_track: null });
+    expect(solo.actions.filter((a) => a.type === 'pass')).toEqual([]);
+  }, 120_000);
+
   it('reports release before rim arrival, times inside the clip and normalised coordinates', () => {
     for (const r of runs) {
       for (const a of r.res.actions) {

@@ -33,7 +33,7 @@ export const ZSessionSource = z
 
 export const ZSessionOptions = z
   .object({
-    session_type: z.enum(['solo', '1v1', '2v2', '3v3', '4v4', '5v5']).optional().describe('Default `5v5`.'),
+    session_type: z.enum(['solo', '1v1', '2v2', '3v3', '4v4', '5v5']).optional().describe('Default `5v5`. `solo`: one person shoots; the session has one player, who took every shot.'),
     session_mode: z.enum(['game', 'scrimmage', 'practice', 'shootaround']).optional().describe('What was filmed (default `game`).'),
     point_system: z
       .union([z.literal(1), z.literal(2)])
@@ -43,7 +43,7 @@ export const ZSessionOptions = z
     camera_setup: z.enum(['stationary', 'panning']).optional().describe('Fixed tripod or a camera that follows play.'),
     recording_setup: z.enum(['tripod', 'handheld', 'broadcast']).optional(),
     has_jerseys: strictJson(z.boolean()).optional().describe('Players wear numbered jerseys (default false).'),
-    num_players: strictJson(z.number().int().min(1).max(20)).optional().describe('How many different people play in the video, both teams and substitutes included.'),
+    num_players: strictJson(z.number().int().min(1).max(20)).optional().describe('How many different people play in the video, both teams and substitutes included. `1` is a one-player session, as `solo` is.'),
     recording_team_name: z.string().max(100).optional(),
     opponent_team_name: z.string().max(100).optional(),
   })
