@@ -84,6 +84,14 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     });
     await page.getByTestId('file-input').setInputFiles(gameFile);
     await page.getByLabel('Name', { exact: true }).first().fill('Scrimmage vs Eagles');
+    // what was filmed: a solo practice has one player, so the count and jerseys do not apply
+    const filmed = page.getByRole('group', { name: 'What was filmed' }).first();
+    await filmed.getByLabel('Session type').selectOption('solo');
+    await expect(filmed.getByLabel('Players (optional)')).toBeDisabled();
+    await expect(filmed.getByLabel('Teams wear different jersey colours')).toBeDisabled();
+    await filmed.getByLabel('Session type').selectOption('');
+    await filmed.getByLabel('Scoring').selectOption('1');
+    await look(page, info, '04b-upload-options');
     await page.getByRole('button', { name: 'Resume upload' }).click();
     await expect(page).toHaveURL(/\/sessions\/sess_/, { timeout: 60_000 });
     // it continued from the bytes the server already had, not from zero
@@ -132,6 +140,10 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     expect(res.status()).toBe(200);
     const api = await res.json();
     expect(api.status).toBe('processed');
+    // the scoring chosen at upload (1s and 2s) reached the analysis: a made field goal inside the arc is 1 point
+    const twos = api.shots.data.filter((s: { made: boolean; type: string; is_three_point: boolean | null }) => s.made && s.type === 'fieldgoal' && s.is_three_point !== true);
+    expect(twos.length).toBeGreaterThan(0);
+    for (const s of twos) expect(s.points).toBe(1);
     await page.goto(`/sessions/${sessionId}`);
     await page.getByRole('tab', { name: 'Box score' }).click();
     const totals = page.getByTestId('game-totals');

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useToast } from '../../_components/ui';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { SampleGameButton } from '../sample-game';
+import { defaultSessionOptions, SessionOptionsFields, toApiOptions, type SessionOptionsValue } from './session-options';
 import { Uploader } from './uploader';
 
 function SubmitByLink() {
@@ -15,6 +16,7 @@ function SubmitByLink() {
   const queryClient = useQueryClient();
   const groups = useQuery(trpc.dashboard.groups.list.queryOptions());
   const [error, setError] = useState<string | null>(null);
+  const [options, setOptions] = useState<SessionOptionsValue>(defaultSessionOptions);
   const create = useMutation(
     trpc.sessions.create.mutationOptions({
       onSuccess: (s) => {
@@ -31,7 +33,12 @@ function SubmitByLink() {
     const f = new FormData(e.currentTarget);
     const name = String(f.get('name') ?? '').trim();
     const group = String(f.get('group') ?? '');
-    create.mutate({ source: { url: String(f.get('url')).trim() }, ...(group ? { group } : {}), metadata: name ? { name } : {} });
+    create.mutate({
+      source: { url: String(f.get('url')).trim() },
+      ...(group ? { group } : {}),
+      metadata: name ? { name } : {},
+      options: toApiOptions(options),
+    });
   }
   return (
     <section className="card" aria-labelledby="link-h">
@@ -62,6 +69,7 @@ function SubmitByLink() {
             </select>
           </label>
         </div>
+        <SessionOptionsFields value={options} onChange={setOptions} disabled={create.isPending} />
         {error && (
           <div className="notice notice-danger" role="alert">
             {error}

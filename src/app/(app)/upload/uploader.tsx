@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { Icon, useToast } from '../../_components/ui';
 import { formatBytes, formatDuration } from '../../_lib/format';
 import { apiError, errorMessage, useTRPC } from '../../_lib/trpc';
+import { defaultSessionOptions, SessionOptionsFields, toApiOptions, type SessionOptionsValue } from './session-options';
 
 type TusModule = typeof import('tus-js-client');
 type TusUpload = InstanceType<TusModule['Upload']>;
@@ -72,6 +73,7 @@ export function Uploader() {
   const [name, setName] = useState('');
   const [opponent, setOpponent] = useState('');
   const [group, setGroup] = useState('');
+  const [options, setOptions] = useState<SessionOptionsValue>(defaultSessionOptions);
   const [over, setOver] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [progress, setProgress] = useState({ bytes: 0, total: 0, speed: 0, eta: null as number | null });
@@ -109,6 +111,7 @@ export function Uploader() {
         ...(duration ? { duration_seconds: Math.max(1, Math.ceil(duration)) } : {}),
         ...(group ? { group } : {}),
         metadata,
+        options: toApiOptions(options),
       });
       setPhase({ kind: 'done', sessionId: session.id });
       void queryClient.invalidateQueries({ queryKey: trpc.dashboard.sessions.pathKey() });
@@ -284,6 +287,7 @@ export function Uploader() {
             </label>
           </div>
         )}
+        {file && <SessionOptionsFields value={options} onChange={setOptions} disabled={busy} />}
 
         {file && phase.kind !== 'idle' && (
           <div className="stack" style={{ gap: 6 }} aria-live="polite">

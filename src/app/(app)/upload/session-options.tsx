@@ -1,0 +1,85 @@
+'use client';
+
+import { useId } from 'react';
+
+/** What the coach says about the video, as the form holds it ('' = not said: the API's default). */
+export interface SessionOptionsValue {
+  sessionType: '' | 'solo' | '1v1' | '2v2' | '3v3' | '4v4';
+  hasJerseys: boolean;
+  numPlayers: string;
+  pointSystem: '' | '1';
+}
+
+export const defaultSessionOptions: SessionOptionsValue = { sessionType: '', hasJerseys: false, numPlayers: '', pointSystem: '' };
+
+/** The session's `options` for the create call: only what the coach set, so the API's defaults apply to the rest. */
+export function toApiOptions(v: SessionOptionsValue) {
+  const players = Number(v.numPlayers);
+  return {
+    ...(v.sessionType ? { session_type: v.sessionType } : {}),
+    ...(v.hasJerseys ? { has_jerseys: true } : {}),
+    ...(v.numPlayers.trim() && Number.isInteger(players) ? { num_players: players } : {}),
+    ...(v.pointSystem ? { point_system: 1 as const } : {}),
+  };
+}
+
+/**
+ * "What was filmed": the session options that change what the analysis reports — a solo
+ * practice gets one player, jerseys let it read teams, the number of players bounds them, and
+ * the scoring decides points. Shared by the upload and the link forms.
+ */
+export function SessionOptionsFields({ value, onChange, disabled }: { value: SessionOptionsValue; onChange: (v: SessionOptionsValue) => void; disabled?: boolean }) {
+  const hint = useId();
+  const solo = value.sessionType === 'solo';
+  return (
+    <fieldset className="fieldset" disabled={disabled} aria-describedby={hint}>
+      <legend>What was filmed</legend>
+      <p id={hint} className="muted">
+        Helps the analysis: a solo practice is reported as one player who took every shot.
+      </p>
+      <div className="grid-3">
+        <label className="field">
+          <span>Session type</span>
+          <select
+            className="select"
+            value={value.sessionType}
+            onChange={(e) => onChange({ ...value, sessionType: e.target.value as SessionOptionsValue['sessionType'], ...(e.target.value === 'solo' ? { hasJerseys: false, numPlayers: '' } : {}) })}
+          >
+            <option value="">Game, 5 on 5</option>
+            <option value="4v4">4 on 4</option>
+            <option value="3v3">3 on 3</option>
+            <option value="2v2">2 on 2</option>
+            <option value="1v1">1 on 1</option>
+            <option value="solo">Solo shooting practice</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Players (optional)</span>
+          <input
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={20}
+            step={1}
+            placeholder={solo ? '1' : 'both teams, subs included'}
+            value={solo ? '' : value.numPlayers}
+            disabled={solo}
+            onChange={(e) => onChange({ ...value, numPlayers: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span>Scoring</span>
+          <select className="select" value={value.pointSystem} onChange={(e) => onChange({ ...value, pointSystem: e.target.value as SessionOptionsValue['pointSystem'] })}>
+            <option value="">2s and 3s</option>
+            <option value="1">1s and 2s (3x3, streetball)</option>
+          </select>
+        </label>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" checked={!solo && value.hasJerseys} disabled={solo} onChange={(e) => onChange({ ...value, hasJerseys: e.target.checked })} />
+        Teams wear different jersey colours
+      </label>
+    </fieldset>
+  );
+}
