@@ -115,6 +115,7 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
   await test.step('play a highlight', async () => {
     await page.goto(`/sessions/${sessionId}`);
     await expect(page.getByTestId('session-video')).toBeVisible();
+    await expect(page.getByTestId('filmed')).toHaveText('Game, 5 on 5 · 1s and 2s scoring');
     await page.getByLabel(/Show lowlights/).check();
     await expect(page.getByTestId('highlight').first()).toBeVisible();
     await look(page, info, '07-session-highlights');

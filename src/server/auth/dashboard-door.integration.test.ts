@@ -129,16 +129,24 @@ describe('dashboard door', () => {
     const orgId = await createOrg(owner.headers, 'Search High');
     const key = await createApiKey(getDb(), { organizationId: orgId, environment: 'production' });
     await rest(key.secret).sessions.create({ source: { url: 'https://videos.example.com/1.mp4' }, duration_seconds: 60, metadata: { opponent: 'Eagles' } });
-    const s2 = await rest(key.secret).sessions.create({ source: { url: 'https://videos.example.com/2.mp4' }, duration_seconds: 60, metadata: { opponent: 'Hawks' } });
+    const s2 = await rest(key.secret).sessions.create({
+      source: { url: 'https://videos.example.com/2.mp4' },
+      duration_seconds: 60,
+      metadata: { opponent: 'Hawks' },
+      options: { session_type: 'solo', point_system: 1 },
+    });
     const d = dashboard(owner.cookie);
     const found = await d.dashboard.sessions.list({ q: 'hawk' });
     expect(found.data.map((s) => s.id)).toEqual([s2.id]);
     expect(found.data[0]).toMatchObject({ status: 'queued', progress: null, group: { name: 'Default' } });
+    // what was filmed, as submitted, for the session page
+    expect((await d.dashboard.sessions.get({ id: s2.id })).options).toEqual({ session_type: 'solo', point_system: 1, has_jerseys: false });
     expect((await d.dashboard.sessions.list({ q: '100%' })).total_count).toBe(0);
     expect((await d.dashboard.groups.list()).map((g) => [g.name, g.session_count])).toEqual([['Default', 2]]);
     await d.dashboard.sessions.update({ id: s2.id, name: 'Hawks home game' });
     expect((await rest(key.secret).sessions.get({ id: s2.id })).metadata).toEqual({ opponent: 'Hawks', name: 'Hawks home game' });
     // the public Session never carries the dashboard-only progress fields
     expect(Object.keys(await rest(key.secret).sessions.get({ id: s2.id }))).not.toContain('progress');
+    expect(Object.keys(await rest(key.secret).sessions.get({ id: s2.id }))).not.toContain('options');
   });
 });

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId } from 'react';
+import { SCORING, SESSION_TYPES } from '../../_lib/session-options';
 
 /** What the coach says about the video, as the form holds it ('' = not said: the API's default). */
 export interface SessionOptionsValue {
@@ -45,12 +46,11 @@ export function SessionOptionsFields({ value, onChange, disabled }: { value: Ses
             value={value.sessionType}
             onChange={(e) => onChange({ ...value, sessionType: e.target.value as SessionOptionsValue['sessionType'], ...(e.target.value === 'solo' ? { hasJerseys: false, numPlayers: '' } : {}) })}
           >
-            <option value="">Game, 5 on 5</option>
-            <option value="4v4">4 on 4</option>
-            <option value="3v3">3 on 3</option>
-            <option value="2v2">2 on 2</option>
-            <option value="1v1">1 on 1</option>
-            <option value="solo">Solo shooting practice</option>
+            {SESSION_TYPES.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field">
@@ -71,8 +71,11 @@ export function SessionOptionsFields({ value, onChange, disabled }: { value: Ses
         <label className="field">
           <span>Scoring</span>
           <select className="select" value={value.pointSystem} onChange={(e) => onChange({ ...value, pointSystem: e.target.value as SessionOptionsValue['pointSystem'] })}>
-            <option value="">2s and 3s</option>
-            <option value="1">1s and 2s (3x3, streetball)</option>
+            {SCORING.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
       </div>

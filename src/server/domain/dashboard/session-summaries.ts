@@ -20,6 +20,8 @@ export interface SessionSummary {
   group: { id: string; name: string };
   source: { type: 'upload' | 'url' | 'platform'; url: string | null };
   metadata: Record<string, string>;
+  /** The `options` the session was submitted with (what was filmed). */
+  options: Record<string, unknown>;
   duration_seconds: number | null;
   cost_cents: number | null;
   stage: string | null;
@@ -45,6 +47,7 @@ async function toSummaries(db: DbOrTx, rows: Row[]): Promise<SessionSummary[]> {
     group: { id: r.groupId, name: names.get(r.groupId) ?? '' },
     source: { type: r.sourceType, url: r.sourceUrl },
     metadata: r.metadata,
+    options: r.options,
     duration_seconds: r.durationSeconds,
     cost_cents: r.costCents,
     stage: r.status === 'processing' || r.status === 'queued' ? r.stage : null,

@@ -6,6 +6,7 @@ import { useParams } from 'next/navigation';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { ErrorState, Loading, StatusBadge, useToast } from '../../../_components/ui';
 import { FAILURE_HELP, formatCents, formatDate, formatDuration, stageLabel } from '../../../_lib/format';
+import { describeSessionOptions } from '../../../_lib/session-options';
 import { apiError, errorMessage, useTRPC, useTRPCClient } from '../../../_lib/trpc';
 import { BoxScoreTables } from './box-score';
 import { Corrections } from './corrections';
@@ -257,7 +258,7 @@ function GroupSelect({ session }: { session: Session }) {
   );
 }
 
-function Details({ session }: { session: Session }) {
+function Details({ session, options }: { session: Session; options: Record<string, unknown> | undefined }) {
   const artifacts = Object.entries(session.artifacts).filter(([, url]) => url) as Array<[string, string]>;
   return (
     <aside className="stack">
@@ -283,6 +284,8 @@ function Details({ session }: { session: Session }) {
             <dd>{formatDate(session.created)}</dd>
             <dt>Source</dt>
             <dd>{session.source.url ? <span className="mono">{session.source.url}</span> : session.source.type}</dd>
+            <dt>Filmed</dt>
+            <dd data-testid="filmed">{options ? describeSessionOptions(options) : '—'}</dd>
             <dt>Analyser</dt>
             <dd>{session.run_version ? `v${session.run_version}` : '—'}</dd>
             <dt>Id</dt>
@@ -328,8 +331,8 @@ export default function SessionPage() {
   const session = useQuery({ ...trpc.sessions.get.queryOptions({ id }), refetchInterval: (q) => (inProgress(q.state.data) ? 3000 : false) });
   const summary = useQuery({
     ...trpc.dashboard.sessions.get.queryOptions({ id }),
-    enabled: inProgress(session.data),
-    refetchInterval: 2000,
+    // the live stage while it runs; once for a finished session (what was filmed)
+    refetchInterval: () => (inProgress(session.data) ? 2000 : false),
   });
   const children = useAllChildren(session.data);
 
@@ -453,7 +456,7 @@ export default function SessionPage() {
             </section>
           )}
         </div>
-        <Details session={s} />
+        <Details session={s} options={summary.data?.options} />
       </div>
     </div>
   );
