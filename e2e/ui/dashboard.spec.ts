@@ -118,6 +118,8 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await expect(page.getByTestId('filmed')).toHaveText('Game, 5 on 5 · 1s and 2s scoring');
     await page.getByLabel(/Show lowlights/).check();
     await expect(page.getByTestId('highlight').first()).toBeVisible();
+    // labelled by their value under the session's scoring (1s and 2s)
+    await expect(page.getByTestId('highlight').filter({ hasText: 'Made' }).first()).toContainText('1-pointer');
     await look(page, info, '07-session-highlights');
     await page.getByRole('button', { name: /^Play:/ }).first().click();
     const clip = page.getByTestId('highlight').first().locator('video');

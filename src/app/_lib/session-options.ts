@@ -28,3 +28,14 @@ export function describeSessionOptions(options: Record<string, unknown> | undefi
   if (o.camera_setup === 'panning') parts.push('panning camera');
   return parts.join(' · ');
 }
+
+/** The session's scoring from its `options`: 2 (2s and 3s, the default) or 1 (1s and 2s). */
+export function pointSystemOf(options: Record<string, unknown> | undefined): 1 | 2 {
+  return options?.point_system === 1 ? 1 : 2;
+}
+
+/** "free throw", or a field goal by its value under the session's scoring ("2-pointer"; "1-pointer" in 1s and 2s). */
+export function shotKindLabel(shot: { is_free_throw: boolean; is_three_point: boolean | null }, pointSystem: 1 | 2): string {
+  if (shot.is_free_throw) return 'free throw';
+  return `${pointSystem + (shot.is_three_point ? 1 : 0)}-pointer`;
+}

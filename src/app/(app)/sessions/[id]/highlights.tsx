@@ -3,16 +3,18 @@
 import { useMemo, useState } from 'react';
 import { Empty, Icon } from '../../../_components/ui';
 import { playerLabel, type Highlight, type Player, type Shot } from './types';
+import { shotKindLabel } from '../../../_lib/session-options';
 import { PlayerOptions } from './player-options';
 
 type Orientation = 'vertical' | 'horizontal';
 type Result = 'all' | 'made' | 'missed';
 
-function Clip({ h, shot, player, orientation }: { h: Highlight; shot?: Shot; player?: string; orientation: Orientation }) {
+function Clip({ h, shot, player, orientation, pointSystem }: { h: Highlight; shot?: Shot; player?: string; orientation: Orientation; pointSystem: 1 | 2 }) {
   const [playing, setPlaying] = useState(false);
   const src = orientation === 'vertical' ? (h.video.default ?? h.video.horizontal) : (h.video.horizontal ?? h.video['720p'] ?? h.video.default);
   const poster = orientation === 'vertical' ? (h.preview.default ?? h.preview.horizontal) : (h.preview.horizontal ?? h.preview.default);
-  const what = shot ? `${shot.is_free_throw ? 'Free throw' : shot.is_three_point ? '3-pointer' : '2-pointer'}` : h.is_manual ? 'Marked moment' : 'Shot';
+  const kind = shot ? shotKindLabel(shot, pointSystem) : null;
+  const what = kind ? kind[0].toUpperCase() + kind.slice(1) : h.is_manual ? 'Marked moment' : 'Shot';
   const label = shot || !h.is_manual ? `${what} ${shot?.made ? 'made' : 'missed'}${player ? ` by ${player}` : ''}` : what;
   return (
     <article className="card clip" data-testid="highlight" data-highlight={h.id}>
@@ -52,7 +54,7 @@ function Clip({ h, shot, player, orientation }: { h: Highlight; shot?: Shot; pla
   );
 }
 
-export function Highlights({ highlights, shots, players }: { highlights: Highlight[]; shots: Shot[]; players: Player[] }) {
+export function Highlights({ highlights, shots, players, pointSystem }: { highlights: Highlight[]; shots: Shot[]; players: Player[]; pointSystem: 1 | 2 }) {
   const [orientation, setOrientation] = useState<Orientation>('vertical');
   const [result, setResult] = useState<Result>('all');
   const [player, setPlayer] = useState('');
@@ -103,7 +105,7 @@ export function Highlights({ highlights, shots, players }: { highlights: Highlig
       ) : (
         <div className="clips" data-orientation={orientation}>
           {visible.map((h) => (
-            <Clip key={h.id} h={h} shot={h.shot ? shotById.get(h.shot) : undefined} player={h.player ? names.get(h.player) : undefined} orientation={orientation} />
+            <Clip key={h.id} h={h} shot={h.shot ? shotById.get(h.shot) : undefined} player={h.player ? names.get(h.player) : undefined} orientation={orientation} pointSystem={pointSystem} />
           ))}
         </div>
       )}

@@ -6,7 +6,7 @@ import { useParams } from 'next/navigation';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { ErrorState, Loading, StatusBadge, useToast } from '../../../_components/ui';
 import { FAILURE_HELP, formatCents, formatDate, formatDuration, stageLabel } from '../../../_lib/format';
-import { describeSessionOptions } from '../../../_lib/session-options';
+import { describeSessionOptions, pointSystemOf } from '../../../_lib/session-options';
 import { apiError, errorMessage, useTRPC, useTRPCClient } from '../../../_lib/trpc';
 import { BoxScoreTables } from './box-score';
 import { Corrections } from './corrections';
@@ -440,9 +440,9 @@ export default function SessionPage() {
                 ) : !children.data ? (
                   <Loading />
                 ) : tab === 'highlights' ? (
-                  <Highlights highlights={children.data.highlights} shots={children.data.shots} players={children.data.players} />
+                  <Highlights highlights={children.data.highlights} shots={children.data.shots} players={children.data.players} pointSystem={pointSystemOf(summary.data?.options)} />
                 ) : tab === 'shots' ? (
-                  <ShotChart shots={children.data.shots} players={children.data.players} />
+                  <ShotChart shots={children.data.shots} players={children.data.players} pointSystem={pointSystemOf(summary.data?.options)} />
                 ) : tab === 'box' ? (
                   <BoxScoreTables session={s} players={children.data.players} />
                 ) : tab === 'reels' ? (

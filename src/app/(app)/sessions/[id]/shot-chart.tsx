@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { shotKindLabel } from '../../../_lib/session-options';
 import { playerLabel, type Player, type Shot } from './types';
 import { PlayerOptions, TeamOptions } from './player-options';
 
@@ -48,7 +49,7 @@ function Court() {
   );
 }
 
-export function ShotChart({ shots, players }: { shots: Shot[]; players: Player[] }) {
+export function ShotChart({ shots, players, pointSystem }: { shots: Shot[]; players: Player[]; pointSystem: 1 | 2 }) {
   const [player, setPlayer] = useState('');
   const [team, setTeam] = useState('');
   const byId = useMemo(() => new Map(players.map((p, i) => [p.id, { p, i }])), [players]);
@@ -90,7 +91,7 @@ export function ShotChart({ shots, players }: { shots: Shot[]; players: Player[]
           const pos = position(s);
           if (!pos) return null;
           const scorer = s.players.scorer ? byId.get(s.players.scorer) : undefined;
-          const title = `${s.made ? 'Made' : 'Missed'} ${s.is_free_throw ? 'free throw' : s.is_three_point ? '3-pointer' : '2-pointer'} at ${s.start_seconds?.toFixed(1) ?? '?'} s${scorer ? ` by ${playerLabel(scorer.p, scorer.i)}` : ''}${pos.estimated ? ' (position estimated)' : ''}`;
+          const title = `${s.made ? 'Made' : 'Missed'} ${shotKindLabel(s, pointSystem)} at ${s.start_seconds?.toFixed(1) ?? '?'} s${scorer ? ` by ${playerLabel(scorer.p, scorer.i)}` : ''}${pos.estimated ? ' (position estimated)' : ''}`;
           return (
             <g key={s.id} data-testid="shot-marker" data-made={s.made ? 'true' : 'false'}>
               <title>{title}</title>
