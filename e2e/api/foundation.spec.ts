@@ -99,6 +99,21 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     expect(list.find((o: { id: string }) => o.id === org.id)).toMatchObject({ available_cents: 5250 });
   });
 
+  test('members:add gives a signed-up dashboard account a role in an organization made with orgs:create', async ({ request, baseURL }) => {
+    const org = await swishCli(['orgs:create', '--name', 'Operator Made']);
+    const email = `owner-${Date.now()}@example.com`;
+    const signUp = await request.post('/api/auth/sign-up/email', { data: { name: 'Owen Owner', email, password: 'correct horse battery' }, headers: { origin: baseURL! } });
+    expect(signUp.status()).toBe(200);
+    const added = await swishCli(['members:add', '--org', org.id, '--email', email]);
+    expect(added).toMatchObject({ organization: org.id, email, role: 'owner', previous_role: null });
+    // the account now acts for that organization in the dashboard (its cookie is in this request context)
+    const me = await request.get('/api/trpc/dashboard.me');
+    expect(me.status()).toBe(200);
+    expect((await me.json()).result.data.active).toMatchObject({ id: org.id, role: 'owner' });
+    // an email nobody signed up with: a clear error, exit status 1
+    await expect(swishCli(['members:add', '--org', org.id, '--email', 'nobody@example.com'])).rejects.toThrow(/No account uses nobody@example.com/);
+  });
+
   test('health reports the database', async ({ request }) => {
     const res = await request.get('/api/health');
     expect(await res.json()).toEqual({ status: 'ok', database: 'ok' });

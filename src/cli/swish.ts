@@ -12,6 +12,7 @@ import { expireCredits } from '../server/domain/billing/holds';
 import { creditStatement } from '../server/domain/billing/statement';
 import { approveTopup, pendingTopups, rejectTopup, toApiTopup } from '../server/domain/billing/topups';
 import { isAppError } from '../server/domain/errors';
+import { addMember, MEMBER_ROLES, type MemberRole } from '../server/domain/members/members';
 import { createOrganization, getOrganization, listOrganizations } from '../server/domain/organizations/organizations';
 
 class UsageError extends Error {}
@@ -25,6 +26,9 @@ Commands:
       Create an organization with its default group, one production and one staging
       API key (printed once) and an optional credit grant.
   orgs:list [--json]
+  members:add --org ORG_ID --email EMAIL [--role owner|admin|coach] [--json]
+      Give a dashboard account (signed up already) a role in an organization, e.g. the
+      owner of one made with orgs:create (default role: owner).
   keys:create --org ORG_ID --env production|staging [--name NAME] [--no-rate-limit] [--json]
       Issue an API key (printed once). --no-rate-limit lifts the per-minute limit for
       this key only (benchmarks, trusted back-ends).
@@ -81,6 +85,8 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       from: { type: 'string' },
       to: { type: 'string' },
       note: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -119,6 +125,19 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
         text: rows.length
           ? rows.map((r) => `${r.id}  ${r.name}  available ${r.available_cents}¢  keys ${r.active_keys}`).join('\n')
           : 'No organizations yet. Create one with: npm run swish -- orgs:create --name NAME',
+      };
+    }
+    case 'members:add': {
+      const role = values.role ?? 'owner';
+      if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+      const org = await getOrganization(db, required(values.org, '--org'));
+      const { member, previousRole } = await addMember(db, { organizationId: org.id, email: required(values.email, '--email'), role: role as MemberRole });
+      return {
+        json: { organization: org.id, ...member, previous_role: previousRole },
+        text:
+          previousRole === null
+            ? `${member.email} is now ${member.role} of ${org.id} (${org.name}); they see it when they sign in.`
+            : `${member.email} was ${previousRole} of ${org.id} (${org.name}) and is now ${member.role}.`,
       };
     }
     case 'keys:create': {

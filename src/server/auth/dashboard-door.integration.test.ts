@@ -3,6 +3,8 @@ import { getDb } from '../db/client';
 import { createApiKey } from '../domain/api-keys/api-keys';
 import { getBalance } from '../domain/billing/credits';
 import { listGroups } from '../domain/groups/groups';
+import { addMember } from '../domain/members/members';
+import { createOrganization } from '../domain/organizations/organizations';
 import { createContext } from '../trpc/context';
 import { createCallerFactory } from '../trpc/init';
 import { appRouter } from '../trpc/routers';
@@ -65,6 +67,30 @@ describe('dashboard door', () => {
     // the same balance through both doors
     const key = await createApiKey(getDb(), { organizationId: orgId, environment: 'production' });
     expect(await dashboard(owner.cookie).balance.get({})).toEqual(await rest(key.secret).balance.get({}));
+  });
+
+  it('an organization made by the operator (API keys, no member) gets its dashboard owner with members:add', async () => {
+    const org = await createOrganization(getDb(), { name: 'Operator Made', grantCents: 700 });
+    const prod = org.keys.find((k) => k.environment === 'production')!;
+    const s = await rest(prod.secret).sessions.create({ source: { url: 'https://videos.example.com/op.mp4' }, duration_seconds: 60 });
+    const user = await signUp('later');
+    expect((await dashboard(user.cookie).dashboard.me()).active).toBeNull();
+
+    const added = await addMember(getDb(), { organizationId: org.id, email: user.email.toUpperCase(), role: 'owner' });
+    expect(added).toMatchObject({ previousRole: null, member: { email: user.email, role: 'owner' } });
+    expect((await dashboard(user.cookie).dashboard.me()).active).toMatchObject({ id: org.id, role: 'owner' });
+    expect((await dashboard(user.cookie).dashboard.sessions.list({})).data.map((x) => x.id)).toEqual([s.id]);
+    expect(await dashboard(user.cookie).balance.get({})).toEqual(await rest(prod.secret).balance.get({}));
+
+    // again: the same membership with the new role
+    expect(await addMember(getDb(), { organizationId: org.id, email: user.email, role: 'coach' })).toMatchObject({ previousRole: 'owner', member: { role: 'coach' } });
+    expect((await dashboard(user.cookie).dashboard.me()).organizations).toHaveLength(1);
+    expect((await apiError(dashboard(user.cookie).dashboard.apiKeys.list())).status).toBe(403);
+    // nobody with that email, an unknown organization, a role that does not exist: nothing changes
+    await expect(addMember(getDb(), { organizationId: org.id, email: 'nobody@example.com', role: 'owner' })).rejects.toMatchObject({ code: 'resource_missing', param: 'email' });
+    await expect(addMember(getDb(), { organizationId: 'org_01m000000000000000000000', email: user.email, role: 'owner' })).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(addMember(getDb(), { organizationId: org.id, email: user.email, role: 'boss' as 'owner' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'role' });
+    expect((await dashboard(user.cookie).dashboard.me()).active).toMatchObject({ id: org.id, role: 'coach' });
   });
 
   it('answers 401 without a session cookie and 403 before the user has an organization', async () => {

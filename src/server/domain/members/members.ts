@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invitations, members, organizations, users } from '../../db/schema';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
+import { newId } from '../ids';
 
 export interface Membership {
   organizationId: string;
@@ -78,4 +79,42 @@ export async function listPendingInvitations(db: DbOrTx, organizationId: string)
   return rows
     .filter((r) => r.expiresAt.getTime() > Date.now())
     .map((r) => ({ id: r.id, email: r.email, role: r.role, status: r.status, expires_at: Math.floor(r.expiresAt.getTime() / 1000) }));
+}
+
+export const MEMBER_ROLES = ['owner', 'admin', 'coach'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/**
+ * Makes the user with this email a member of the organization with `role` (the operator's
+ * way into the dashboard for an organization created with the CLI, which has API keys but
+ * no member to invite anyone). The user must have signed up already; a member keeps their
+ * membership and gets the role. Returns the member and the role they had before (null: new).
+ */
+export async function addMember(
+  db: DbOrTx,
+  opts: { organizationId: string; email: string; role: MemberRole },
+): Promise<{ member: MemberView; previousRole: string | null }> {
+  if (!MEMBER_ROLES.includes(opts.role)) {
+    throw new AppError('parameter_invalid', { message: `role must be one of ${MEMBER_ROLES.join(', ')}.`, param: 'role' });
+  }
+  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, opts.organizationId));
+  if (!org) throw notFound('organization', 'organization');
+  const email = opts.email.trim().toLowerCase();
+  const [user] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email));
+  if (!user) {
+    throw new AppError('resource_missing', { message: `No account uses ${email}: they create one in the dashboard (Create an account) first.`, param: 'email' });
+  }
+  const [before] = await db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.organizationId, org.id), eq(members.userId, user.id)));
+  const [row] = await db
+    .insert(members)
+    .values({ id: newId('member'), organizationId: org.id, userId: user.id, role: opts.role })
+    .onConflictDoUpdate({ target: [members.organizationId, members.userId], set: { role: opts.role } })
+    .returning();
+  return {
+    member: { id: row.id, user_id: user.id, name: user.name, email: user.email, role: row.role, created: Math.floor(row.createdAt.getTime() / 1000) },
+    previousRole: before?.role ?? null,
+  };
 }
