@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { useCorrections } from './corrections';
-import { playerLabel, teamLabel, type Player } from './types';
+import { looksSplit, playerLabel, teamLabel, type Player } from './types';
 
 /** Team choices: the two teams the analyser splits players into, or none. */
 const TEAMS: Array<number | null> = [0, 1, null];
@@ -76,6 +76,17 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
           <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Merge duplicates on the Corrections tab.</p>
         </div>
       </div>
+      {looksSplit(players) && (
+        <div className="card-body">
+          <div className="notice notice-info" role="note" data-testid="players-split">
+            <div>
+              <strong>The same person may be listed several times.</strong>
+              The analysis does not recognise someone who left the view or stood still. Merge duplicates on the Corrections tab;
+              for a video of one shooter, choose <em>Solo shooting practice</em> when you submit it, and every shot is theirs.
+            </div>
+          </div>
+        </div>
+      )}
       <div className="table-wrap">
         <table className="table">
           <thead>

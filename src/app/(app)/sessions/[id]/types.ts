@@ -18,3 +18,13 @@ export function teamLabel(teamId: number | null | undefined): string {
   if (teamId === null || teamId === undefined) return 'No team';
   return `Team ${String.fromCharCode(65 + teamId)}`;
 }
+
+/**
+ * True when the players look split: several of them and none with more than one attempt, what
+ * a practice video of one shooter (or a game without jerseys) gives when the analysis does not
+ * recognise a person who left the view or stood still.
+ */
+export function looksSplit(players: Array<Pick<Player, 'stats'>>): boolean {
+  const attempts = (p: Pick<Player, 'stats'>) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
+  return players.length >= 4 && players.every((p) => attempts(p) <= 1);
+}
