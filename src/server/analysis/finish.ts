@@ -86,11 +86,12 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const timeScale = estimateTimeScale(arcs, fps, gScale);
   const lookback = Math.round((1.6 / timeScale) * fps);
   const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
-  const rims = persistentRims(
+  const allRims = persistentRims(
     samples
       .filter((smp) => smp.index < features.length)
       .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
-  ).filter((r) => r.score >= 0.45);
+  );
+  const rims = allRims.filter((r) => r.score >= RIM_MIN_SCORE);
   const shotLike = arcs.filter(
     (a) =>
       a.points.length >= 6 &&
@@ -100,7 +101,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   );
   const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims, timeScale) : [];
   const persons = personObservations(features, path, medianR(shotLike));
-  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, rims, shotLike, persons);
+  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons);
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
   // balls thrown about elsewhere end somewhere too
   let lined: boolean | null = null;
@@ -136,15 +137,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) n += ft.motion[gy * ft.gridW + gx];
     return n * 4;
   };
-  const goals: HoopEstimate[] = tracked.length ? tracked.map((t) => t.h) : target ? [target] : [];
-  if (target && !tracked.length) {
-    for (const h of hoopEstimates) {
-      if (h === target || h.quality < 2) continue;
-      if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
-      const seen = rims.some((r) => rimAt(r, h));
-      if (seen && !belowHeadHeight(hoopPlausibility(h, shotLike, persons))) goals.push(h);
-    }
-  }
+  const goals: HoopEstimate[] = tracked.length ? tracked.map((t) => t.h) : target ? [target, ...otherGoals(target, hoopEstimates, rims, shotLike, persons)] : [];
   const perGoal = goals.map((g, k) => {
     const span = tracked[k]?.span;
     if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents).map((s) => ({ s, k }));
@@ -378,6 +371,69 @@ export const NET_BESIDE = 0.2;
 
 /** Least box-edge score of a net under a rim (`netTop`): true nets score 0.72–0.77 on the baseline views measured, the rest ≤ 0.5. */
 export const NET_TOP_MIN_SCORE = 0.6;
+/**
+ * How far (rim widths of the wider rim) two rims of one fixed camera may sit apart vertically beyond what their
+ * different sizes allow (see {@link levelWithTarget}): the camera's roll and the rim's measured centre.
+ */
+export const LEVEL_SLACK = 1.5;
+
+/**
+ * How much a rim's image height may change per pixel of image width, both ways (see {@link levelWithTarget}):
+ * |3.05 m − camera height| / 0.45 m, ≤ 12 for a camera from the floor up to 8.4 m high.
+ */
+export const LEVEL_PER_WIDTH = 12;
+
+/**
+ * Whether a second hoop of a fixed camera can stand at a rim's height, seen from the camera that sees the target.
+ * Every rim is 3.05 m up and 0.45 m wide: through a level pinhole camera its centre sits above the horizon by
+ * (3.05 m − camera height) / 0.45 m times its image width, the same factor for every rim of the court. Two rims of
+ * about the same image width are at about the same depth and so level in the image; a wider or narrower one may
+ * sit higher or lower, by at most {@link LEVEL_PER_WIDTH} times the difference in width (+ {@link LEVEL_SLACK} rim
+ * widths). Measured on a baseline view (cases-25): a "rim" as wide as the target (0.047 against 0.049 of the frame
+ * width) 0.54 frame heights under it — a red shoe on the floor where dribbles and bounce passes end — took six
+ * rebounds and dribbles as shots; the person test cannot drop it (nobody stands under a point at the frame's bottom).
+ */
+export function levelWithTarget(target: HoopEstimate, h: HoopEstimate): boolean {
+  return Math.abs(h.y - target.y) <= LEVEL_PER_WIDTH * Math.abs(h.w - target.w) + LEVEL_SLACK * Math.max(h.w, target.w);
+}
+
+/**
+ * The other goals of a fixed camera besides its target: hoops found from flights (quality ≥ 2) far from the target
+ * (≥ 6 rim widths), with a rim seen there, not at head height (`belowHeadHeight`), and level with the target as a
+ * rim must be ({@link levelWithTarget}).
+ */
+export function otherGoals(target: HoopEstimate, estimates: HoopEstimate[], rims: RimCandidate[], shotLike: Arc[], persons: PersonBox[][]): HoopEstimate[] {
+  const goals: HoopEstimate[] = [target];
+  for (const h of estimates) {
+    if (h === target || h.quality < 2) continue;
+    if (goals.some((g) => Math.hypot(g.x - h.x, g.y - h.y) < 6 * Math.max(g.w, h.w))) continue;
+    const seen = rims.some((r) => rimAt(r, h));
+    if (seen && !belowHeadHeight(hoopPlausibility(h, shotLike, persons)) && levelWithTarget(target, h)) goals.push(h);
+  }
+  return goals.slice(1);
+}
+
+/** Least appearance score of a rim found on the sampled frames (`persistentRims`) for it to be used at all. */
+export const RIM_MIN_SCORE = 0.45;
+
+/** A rim scoring under {@link RIM_MIN_SCORE} but at least this is offered to the hoop choice when flights come down into it. */
+export const WEAK_RIM_MIN_SCORE = 0.3;
+
+/** How many shot-like flights must come down into such a weak rim (`flightSupport`). */
+export const WEAK_RIM_FLIGHTS = 3;
+
+/**
+ * Rims under the appearance cut whose place the flights confirm: {@link WEAK_RIM_MIN_SCORE} ≤ score <
+ * {@link RIM_MIN_SCORE} with ≥ {@link WEAK_RIM_FLIGHTS} shot-like flights coming down into them. They are offered to
+ * `chooseTarget` only (which weighs them by their score and support like any rim). Measured on a baseline view
+ * (cases-24): the rim, at its true place, scored 0.44 on the sampled frames (the board's lower edge runs beside it)
+ * and 10 flights came down into it; without it the target was a flight-end cluster 1.3 rim widths below and left of
+ * the rim, where the balls leaving the net end, and five of nine calls were wrong.
+ */
+export function weakRimsFlightsReach(rims: RimCandidate[], shotLike: Arc[]): RimCandidate[] {
+  return rims.filter((r) => r.score < RIM_MIN_SCORE && r.score >= WEAK_RIM_MIN_SCORE && flightSupport(shotLike, r.x, r.y, r.w).n >= WEAK_RIM_FLIGHTS);
+}
+
 /** Court x (metres from the basket towards centre court) of the backboard's face: a camera at a smaller x is behind the board. */
 const BOARD_X_M = -0.375;
 /** The rim's centre above its net's top edge, in rim widths (baseline views from behind the board: 0.13–0.22). */

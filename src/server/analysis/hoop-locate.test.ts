@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { chooseTarget, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH } from './finish';
+import { chooseTarget, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -133,5 +133,57 @@ describe('tracked hoops of a panning camera', () => {
     const low = flight(3, 60, 330, 160, 400, 100, 0.8 * w, 24);
     expect(trackedGoals([track(400, 100)], path, [low], 30, { width: 640, height: 360 })).toHaveLength(0);
     expect(TRACKED_APEX_OVER_RIM).toBeLessThan(1.4);
+  });
+});
+
+describe('other goals of a fixed camera', () => {
+  const hoop = (x: number, y: number, w: number, quality = 3) => ({ x, y, w, ballR: w / 3.75, support: 3, quality, confidence: 1 });
+  const rimAtHoop = (h: { x: number; y: number; w: number }) => ({ x: h.x, y: h.y, w: h.w, score: 0.6 });
+
+  it('drops a second "rim" as wide as the target far under it: at the same depth a rim is level with the target', () => {
+    // Seen on a baseline view (cases-25, 640 × 360): the target rim at (489, 98), 31 px wide; a red shoe where
+    // dribbles and bounce passes end, (330, 292), 30 px wide, with a "rim" seen there and nobody standing under it
+    // (the frame's bottom). It was a second goal, and six rebounds and dribbles were read as shots at it.
+    const target = hoop(489, 98, 31, 10);
+    const floor = hoop(330, 292, 30);
+    expect(levelWithTarget(target, floor)).toBe(false);
+    expect(otherGoals(target, [target, floor], [rimAtHoop(target), rimAtHoop(floor)], [], [])).toEqual([]);
+  });
+
+  it('keeps a second hoop level with the target, or higher or lower as far as its different size allows', () => {
+    const target = hoop(489, 98, 31, 10);
+    // the far hoop of a sideline view: as wide, at the same height
+    const level = hoop(120, 104, 29);
+    // a far hoop, much smaller: nearer the horizon, here 60 px lower (11 px narrower)
+    const far = hoop(90, 158, 20);
+    const found = otherGoals(target, [target, level, far], [rimAtHoop(target), rimAtHoop(level), rimAtHoop(far)], [], []);
+    expect(found).toEqual([level]);
+    const alone = otherGoals(target, [target, far], [rimAtHoop(target), rimAtHoop(far)], [], []);
+    expect(alone).toEqual([far]);
+    // no rim seen there: not a goal, as before
+    expect(otherGoals(target, [target, far], [rimAtHoop(target)], [], [])).toEqual([]);
+  });
+});
+
+describe('a weak rim the flights come down into', () => {
+  it('is offered to the hoop choice, and wins over a flight-end cluster beside it', () => {
+    // Seen on a baseline view (cases-24): the rim at its true place scored 0.44 on the sampled frames, under the
+    // 0.45 cut, with 10 shot-like flights coming down into it; the target became a cluster of flight ends 1.3 rim
+    // widths below and left of the rim, and five of nine made/missed calls were wrong.
+    const rim = { x: 506, y: 77, w: 44, score: 0.44 };
+    const arcs: Arc[] = [];
+    for (let k = 0; k < 5; k++) arcs.push(flight(k, 60 * k, 200 + 20 * k, 250, rim.x - 4 + 2 * k, rim.y - 2, 60, 30, 7.2));
+    expect(rim.score).toBeLessThan(RIM_MIN_SCORE);
+    // a weak rim no flight reaches, and a weaker one where they do, are not offered
+    const lonely = { x: 150, y: 80, w: 44, score: 0.44 };
+    const faint = { ...rim, x: rim.x + 1, score: 0.2 };
+    expect(weakRimsFlightsReach([rim, lonely, faint], arcs)).toEqual([rim]);
+    // a flight-end cluster below and left of the rim (balls leaving the net) against the weak rim
+    const below = { x: 474, y: 117, w: 26, ballR: 7, support: 2, quality: 1.9, confidence: 0.67 };
+    const withoutRim = chooseTarget([below], [], arcs)!;
+    expect(withoutRim.y).toBe(below.y);
+    const target = chooseTarget([below], weakRimsFlightsReach([rim, lonely, faint], arcs), arcs)!;
+    expect(target.x).toBe(rim.x);
+    expect(target.y).toBe(rim.y);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, detectShots, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -106,6 +106,36 @@ describe('shots and makes', () => {
     const shots2 = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
     expect(shots2).toHaveLength(1);
     expect(Math.abs(shots2[0].rimFrame - FLIGHT)).toBeLessThanOrEqual(3);
+  });
+
+  it('does not call a pass flying flat in front of the hoop, near the camera, a shot', () => {
+    // Seen on game-16 (behind the shooter) at 40.2 s: a pass close to the camera flew flat across the frame through
+    // the rim's place in the image, peaking 0.32 rim widths over the rim with a ball 1.9 times the hoop's (r 15 px
+    // against 8), and was read as a shot. The same path with a ball of the hoop's size stays a shot.
+    const w = hoop.w;
+    const pass = (r: number) => {
+      const per: BallCandidate[][] = Array.from({ length: 40 }, () => []);
+      const c = GRAVITY_NORM_30FPS * r;
+      for (let t = 0; t <= 20; t++) {
+        per[5 + t].push({ frame: 5 + t, x: RIM.x - 11 * w + 0.6 * w * t, y: RIM.y - 0.3 * w + c * (t - 15) * (t - 15), r, score: 0.8, ballColour: 0.7 });
+      }
+      return per;
+    };
+    const near = pass(1.9 * R);
+    const a = analyse(near);
+    expect(a.arcs).toHaveLength(1);
+    expect(passesInFront(a.arcs[0], hoop)).toBe(true);
+    expect(detectShots(a.arcs, hoop, near, a.tracks, 30, 1)).toHaveLength(0);
+    const atHoop = pass(R);
+    const b = analyse(atHoop);
+    expect(passesInFront(b.arcs[0], hoop)).toBe(false);
+    expect(detectShots(b.arcs, hoop, atHoop, b.tracks, 30, 1)).toHaveLength(1);
+    // measured true shots: peaking under 0.75 rim widths over the rim (down to 0.42), their ball near the rim was
+    // the hoop's size (≤ 1.04 times); a ball ≥ 1.5 times the hoop's (up to 1.97) peaked ≥ 2.5 rim widths over it
+    expect(IN_FRONT_APEX_OVER_RIM).toBeGreaterThan(0.32);
+    expect(IN_FRONT_APEX_OVER_RIM).toBeLessThan(2.5);
+    expect(IN_FRONT_BALL_OVER_HOOP).toBeGreaterThan(1.04);
+    expect(IN_FRONT_BALL_OVER_HOOP).toBeLessThan(1.88);
   });
 
   it('finds a shot whose ball falls into view just above the rim (its rise out of the frame or behind the board)', () => {
