@@ -5,7 +5,7 @@ import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseB
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, netSwingVeto, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
+import { detectShots, netSwingVeto, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -99,7 +99,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
         (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
   );
-  const tracked = moving ? trackedGoals(moving, path, shotLike, fps, dims, timeScale) : [];
+  const tracked = moving ? trackedGoals(moving, path, [...shotLike, ...apexContinuations(shotLike, arcs)], fps, dims, timeScale) : [];
   const persons = personObservations(features, path, medianR(shotLike));
   let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons);
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
@@ -143,8 +143,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents).map((s) => ({ s, k }));
     const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents)
-      .filter((s) => s.rimFrame >= span[0] && s.rimFrame <= span[1] && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
+    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX)
+      .filter((s) => inTrackedSpan(s, span) && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
       .map((s) => ({ s, k }));
   });
   const minGap = Math.round((1.2 / timeScale) * fps);
@@ -247,12 +247,49 @@ function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: numb
 }
 
 /**
+ * Flights that go on from a shot-like flight whose track broke at its apex: a falling flight whose first sighting is
+ * where (within 3 ball radii), and when (the same frame or up to 2 frames later), a shot-like flight was last seen at
+ * its highest point, and that climbs no more than a ball radius above it. The ball tracker lets two tracks meet at
+ * the apex when a panning camera that follows the ball splits its blob there (it nearly stands still against the
+ * moving background): the rise ends as one track and the fall starts as another, whose own track shows no rise, so
+ * the fall is not shot-like and its hoop got no support from it. Measured on game-14 at 94.0 s: the rise ends at
+ * (836, 61) in frame 2820 and the fall, starting 5 px away in the same frame, comes down into a tracked rim that
+ * had no other support; the shot at 94.6 s was lost with it.
+ */
+export function apexContinuations(shotLike: Arc[], arcs: Arc[]): Arc[] {
+  const lostAtApex = shotLike.filter((b) => b.points[b.points.length - 1].frame === b.apexFrame);
+  const like = new Set(shotLike);
+  return arcs.filter((a) => {
+    if (like.has(a)) return false;
+    const p0 = a.points[0];
+    return lostAtApex.some((b) => {
+      const e = b.points[b.points.length - 1];
+      const df = p0.frame - e.frame;
+      return df >= 0 && df <= 2 && Math.hypot(p0.x - e.x, p0.y - e.y) <= 3 * Math.max(a.r, b.r) && a.apexY >= b.apexY - Math.max(a.r, b.r);
+    });
+  });
+}
+
+/**
  * How high (rim widths) a shot-like flight must peak over a tracked rim of a panning camera to support it. A close
  * shot seen from a raised broadcast view peaks little over the rim in the image: 1.4 rim widths measured on a rim-in
- * from 1.5 m, under the 1.5 used before, which dropped the hoop and its shot. Floor lines are told apart
- * by their size against the ball and their height against the other hoops.
+ * from 1.5 m, under the 1.5 used before, which dropped the hoop and its shot; then 1.1 on a 1.7 m bank-in of a
+ * panning game (seed 538 at 73.5 s), the only flight at its hoop track, under the 1.25 used after that. Floor
+ * lines are told apart by their size against the ball and their height against the other hoops.
  */
-export const TRACKED_APEX_OVER_RIM = 1.25;
+export const TRACKED_APEX_OVER_RIM = 1.0;
+
+/**
+ * Whether a shot found at a panning camera's tracked hoop belongs to that hoop's goal span (the track's samples
+ * ± 1.5 s): it reached the rim after the span began and was released before it ended. The rims are searched once
+ * a second and a search can miss the rim while the camera swings with the ball, so a track often ends a sample
+ * before the shot reaches its rim: on a panning game of seed 538 two shots (at 8.3 and 97.9 s) were found at their
+ * hoop, released inside its span and arriving 0.7 and 0.4 s after it ended, and were dropped when the rim arrival
+ * had to fall inside the span.
+ */
+export function inTrackedSpan(s: Pick<ShotDetection, 'releaseFrame' | 'rimFrame'>, span: [number, number]): boolean {
+  return s.rimFrame >= span[0] && s.releaseFrame <= span[1];
+}
 
 /**
  * How far across (rim widths) a flight of a panning camera may end from a tracked rim and still be followed on its

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { chooseTarget, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
+import { apexContinuations, chooseTarget, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -125,6 +125,54 @@ describe('tracked hoops of a panning camera', () => {
     expect(trackedGoals([track(400 + 2 * w, 100)], path, [lost], 30, { width: 640, height: 360 })).toHaveLength(0);
     // the fall is followed for a bounded time only
     expect(TRACKED_FOLLOW_S).toBeLessThan(2);
+  });
+
+  it('keeps a hoop whose only shot was tracked as a rise and a fall that meet at the apex', () => {
+    // game-14 at 94.0 s (panning broadcast camera): the rise of a jump shot ends at its apex 6 rim widths across from
+    // the rim, and in that same frame a second track starts 5 px away and comes down into the tracked rim. The fall's
+    // own track shows no rise, so it was not shot-like; the rise alone was too far across (and its loose parabola
+    // came down 1.3 rim widths beside the rim): the hoop was dropped, and the shot with it.
+    const full = flight(1, 60, 40, 240, 400, 97, 2.5 * w, 40);
+    const split = full.apexFrame;
+    const rise: Arc = { ...full, points: full.points.filter((p) => p.frame <= split), trackPoints: full.trackPoints.filter((p) => p.frame <= split) };
+    rise.fit = fitArc(rise.points)!;
+    // the rise is lost short of the rim and its parabola, from the rise alone, is bent to land beside it
+    rise.fit = { ...rise.fit, e: rise.fit.e * 1.4 };
+    const fallPts = full.points.filter((p) => p.frame >= split).map((p) => ({ ...p, y: p.y + 2 }));
+    const fall: Arc = { ...full, trackId: 2, points: fallPts, trackPoints: fallPts, fit: fitArc(fallPts)!, apexFrame: fallPts[0].frame, apexY: fallPts[0].y };
+    expect(rise.points[rise.points.length - 1].x).toBeLessThan(400 - TRACKED_REACH * w);
+    expect(trackedGoals([track(400, 100)], path, [rise], 30, { width: 640, height: 360 })).toHaveLength(0);
+    expect(apexContinuations([rise], [rise, fall])).toEqual([fall]);
+    const goals = trackedGoals([track(400, 100)], path, [rise, ...apexContinuations([rise], [rise, fall])], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    // a falling flight that starts elsewhere, or later, goes on from no shot
+    const shifted = (df: number, dx: number): Arc => ({ ...fall, points: fall.points.map((p) => ({ ...p, frame: p.frame + df, x: p.x + dx })) });
+    expect(apexContinuations([rise], [rise, shifted(4, 0)])).toHaveLength(0);
+    expect(apexContinuations([rise], [rise, shifted(0, 4 * 5)])).toHaveLength(0);
+    // nor does one that starts where a flight lost before its apex was last seen, still rising
+    const early: Arc = { ...rise, points: rise.points.slice(0, -6) };
+    expect(apexContinuations([early], [early, fall])).toHaveLength(0);
+  });
+
+  it('keeps a hoop whose only flight is a close shot peaking 1.1 rim widths over it', () => {
+    // seed 538 at 73.5 s (panning broadcast camera): a 1.7 m bank-in peaked 1.1 rim widths over its tracked rim in
+    // the image, the only shot-like flight there; at 1.25 the hoop was dropped and the shot (found at the hoop when
+    // kept) lost with it.
+    const close = flight(2, 60, 330, 160, 400, 100, 1.1 * w, 24);
+    expect(trackedGoals([track(400, 100)], path, [close], 30, { width: 640, height: 360 })).toHaveLength(1);
+    expect(TRACKED_APEX_OVER_RIM).toBeLessThanOrEqual(1.1);
+  });
+
+  it('keeps a shot released while its hoop was tracked that reaches the rim after the track ends', () => {
+    // seed 538 at 8.3 and 97.9 s: released inside the span, at the rim 0.7 and 0.4 s after it ended (the rim search
+    // missed the last samples while the camera swung with the ball); both were dropped when the rim arrival had to
+    // fall inside the span.
+    const span: [number, number] = [100, 200];
+    expect(inTrackedSpan({ releaseFrame: 180, rimFrame: 221 }, span)).toBe(true);
+    expect(inTrackedSpan({ releaseFrame: 150, rimFrame: 180 }, span)).toBe(true);
+    // released after the track ended, or at the rim before it began: not this goal's
+    expect(inTrackedSpan({ releaseFrame: 205, rimFrame: 230 }, span)).toBe(false);
+    expect(inTrackedSpan({ releaseFrame: 60, rimFrame: 95 }, span)).toBe(false);
   });
 
   it('keeps a hoop a close shot reaches from 1.4 rim widths above, not one a flight reaches from 0.8', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -437,6 +437,35 @@ describe('one attempt found twice (mergeCloseShots)', () => {
   });
 });
 
+describe('close shots seen from a raised panning camera', () => {
+  it('takes a flight from under the rim that rises 0.8 rim widths over it as a close shot, with a flight\'s confidence', () => {
+    // A panning game of seed 537 at 62.5 s: a 1.2 m swish seen from a broadcast camera high up the stands rose from
+    // 0.9 rim widths under the rim to 0.8 over it (the arc is foreshortened from above) and dropped through the net.
+    // Under the 1.2 rim widths a fixed camera asks of a flight from under the rim, it was a rebound, and the shot was
+    // found only from the ball leaving the net, at half confidence, which a panning camera does not take.
+    const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+    const w = hoop.w;
+    const per: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    const y0 = RIM.y + 0.9 * w;
+    const ta = Math.sqrt((1.7 * w) / C);
+    for (let t = 0; t <= 2.8 * ta; t++) per[30 + t].push({ frame: 30 + t, x: RIM.x + 4 - 0.2 * t, y: y0 - 2 * C * ta * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const { tracks, arcs } = analyse(per);
+    expect(arcs).toHaveLength(1);
+    expect(RIM.y - arcs[0].apexY).toBeCloseTo(0.8 * w, -1);
+    const fixed = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(fixed.filter((s) => s.origin === 'flight')).toHaveLength(0);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].origin).toBe('flight');
+    expect(shots[0].confidence).toBeGreaterThanOrEqual(PANNING_MIN_SHOT_CONFIDENCE);
+    // a flight from the rim level (a rebound bouncing up off it) is no close shot, however low the bar
+    const bounce: BallCandidate[][] = Array.from({ length: 80 }, () => []);
+    for (let t = 0; t <= 2.8 * ta; t++) bounce[30 + t].push({ frame: 30 + t, x: RIM.x + 4 - 0.2 * t, y: RIM.y - 2 * C * ta * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const b = analyse(bounce);
+    expect(detectShots(b.arcs, hoop, bounce, b.tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX).filter((s) => s.origin === 'flight')).toHaveLength(0);
+  });
+});
+
 describe('shots seen only leaving the net', () => {
   const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
   const drop = (per: BallCandidate[][], f0: number) => {
@@ -466,6 +495,20 @@ describe('shots seen only leaving the net', () => {
     const shots = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
     expect(shots).toHaveLength(1);
     expect(shots[0].droppedThrough).toBeUndefined();
+  });
+
+  it('finds it when the ball is first seen a quarter rim width under the rim, where the end-of-shot rule stops', () => {
+    // game-11 at 11.2 s (baseline view, a rim-in whose rise was lost behind the board): the ball's first sighting was
+    // 0.26 rim widths under the rim, in the net, and it dropped through below the net. A flight starting at the rim
+    // counts as a shot's end (fallingIntoRim) only down to 0.2 rim widths under it, and this rule started at 0.3, so
+    // the shot was lost in between; this rule now starts where the other stops.
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 18; k++) per[30 + k].push({ frame: 30 + k, x: RIM.x + 0.2 * k, y: RIM.y + 0.25 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(shots[0].made).toBe(true);
   });
 
   it('finds it too when the ball falls through the net at an even pace (the net slows it: no flight)', () => {

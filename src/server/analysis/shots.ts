@@ -267,7 +267,7 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
   for (const a of arcs) {
     const p0 = a.points[0];
     const dy0 = (p0.y - hoop.y) / w;
-    if (dy0 < 0.3 || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
+    if (dy0 < 0.2 || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
     if (a.points.some((q) => q.y < hoop.y)) continue;
     const zone = a.points.filter((q) => q.y > hoop.y + 1.2 * w && q.y < hoop.y + 3.2 * w && Math.abs(q.x - hoop.x) < 0.8 * w);
     if (zone.length < DROP_RUN_MADE) continue;
@@ -347,7 +347,7 @@ function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], f
 /**
  * A flight that starts close to the rim in the image is usually the ball bouncing off it (a rebound), but a
  * layup or a close shot seen from behind or from the baseline also starts there (depth does not show). Such a
- * flight is a shot when it starts below the rim level, rises well above the rim (or out of view), was not
+ * flight is a shot when it starts below the rim level, rises well above the rim (`minApex` rim widths, or out of view), was not
  * falling onto the rim just before (its track has no point above the start in the previous third of a second)
  * and no other flight reached the rim in the 1.5 s before it (which would make it that shot's rebound).
  */
@@ -359,10 +359,11 @@ export function shotFromUnderRim(
   fps: number,
   timeScale: number,
   leavesView: boolean,
+  minApex = 1.2,
 ): boolean {
   const w = hoop.w;
   if (start.y < hoop.y + 0.1 * w) return false;
-  if (!leavesView && a.apexY > hoop.y - 1.2 * w) return false;
+  if (!leavesView && a.apexY > hoop.y - minApex * w) return false;
   const look = Math.round((0.33 / timeScale) * fps);
   if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r)) return false;
   return !rimBusyBefore(a, start.frame, hoop, arcs, fps, timeScale);
@@ -525,6 +526,16 @@ export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, 
  */
 export const PANNING_MIN_SHOT_CONFIDENCE = 0.6;
 
+/**
+ * Panning cameras: how far over the rim (rim widths) a flight that starts under the rim level, near the rim, must rise
+ * to be a close shot rather than a rebound (1.2 for a fixed camera, see {@link shotFromUnderRim}). A broadcast camera
+ * looks down from high up the stands, and a close shot's arc over the rim is foreshortened in the image: a 1.2 m
+ * swish of a panning game (seed 537 at 62.5 s) rose from 0.9 rim widths under the rim to 0.8 over it and dropped
+ * through the net, and was found only as a ball leaving the net, whose half confidence (0.5) a panning camera
+ * does not take. A rebound bouncing up off the rim starts at the rim level, not under it.
+ */
+export const PANNING_CLOSE_SHOT_APEX = 0.6;
+
 /** Ball sightings falling below the net that a make shows (see {@link dropBelowNet}). */
 export const DROP_RUN_MADE = 4;
 
@@ -570,7 +581,9 @@ export function passesInFront(a: Arc, hoop: HoopEstimate): boolean {
 /**
  * Finds shot attempts at a hoop: a free flight that rose above the rim level and comes down
  * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
- * rebounds, not shots. Attempts closer than the minimum spacing are merged.
+ * rebounds, not shots. Attempts closer than the minimum spacing are merged. `closeApex`: how far
+ * over the rim (rim widths) a flight from under the rim must rise to be a close shot
+ * ({@link shotFromUnderRim}; {@link PANNING_CLOSE_SHOT_APEX} for a panning camera's tracked hoops).
  */
 export function detectShots(
   arcs: Arc[],
@@ -581,6 +594,7 @@ export function detectShots(
   timeScale: number,
   motion?: MotionProbe,
   descents: Arc[] = [],
+  closeApex = 1.2,
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
@@ -591,7 +605,7 @@ export function detectShots(
     const last = p[p.length - 1];
     // Starting at the rim: a rebound, unless a close shot from under the rim or the end of a shot falling into it.
     const forcedRim = fallingIntoRim(a, hoop, sorted, fps, timeScale);
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false)) continue;
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     if (passesInFront(a, hoop)) continue;
