@@ -117,6 +117,8 @@ export interface EmbeddedEngine {
   waitForRun(runId: string, timeoutMs?: number): Promise<RunSnapshot>;
   /** Wakes the scheduler now (after changing the clock in tests, for instance). */
   kick(): void;
+  /** Counters since the start: scheduler passes run (each reads what is due and claims calls). */
+  stats(): { passes: number };
   stop(): Promise<void>;
 }
 
@@ -174,6 +176,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
   let unlisten: (() => Promise<void>) | undefined;
   let fnCache: { at: number; fns: Map<string, EngineFunction> } | undefined;
   let prunedAt = 0;
+  let passes = 0;
   let calledInProcess = false;
   const runWaiters = new Set<() => void>();
 
@@ -230,9 +233,12 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
       return;
     }
     ticking = true;
+    passes++;
     let delay = pollMs;
+    // the last claim left due calls behind (concurrency limits, a run's call already in flight)
+    let blocked = false;
     try {
-      let due = await dueTimes(sql, [...appIds]);
+      let due = await dueTimes(sql, [...appIds], clock());
       for (;;) {
         again = false;
         const now = clock();
@@ -248,7 +254,9 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
         const ids = [...appIds];
         // runs just created (changed) have calls due although the look above predates them
         if (ids.length && !stopped && inFlight.size < workers && (changed || (due.calls !== null && due.calls <= clock()))) {
-          const items = await claimBatch(sql, ids, clock(), workers - inFlight.size, () => randomBytes(12).toString('hex'), { leaseMs });
+          const free = workers - inFlight.size;
+          const items = await claimBatch(sql, ids, clock(), free, () => randomBytes(12).toString('hex'), { leaseMs });
+          blocked = items.length < free;
           // the runs and memoised steps of the whole batch in one query
           // (should that fail, each call loads its own and releases its item on error)
           const states = items.length > 1 ? await loadCallStates(sql, items.map((i) => i.run_id)).catch(() => undefined) : undefined;
@@ -259,11 +267,17 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
           prunedAt = now;
           await pruneHistory(sql, now - retentionMs);
         }
-        due = await dueTimes(sql, ids);
+        due = await dueTimes(sql, ids, clock());
         if (!again || stopped) break;
       }
       const now = clock();
-      const next = [due.events !== null ? now : null, due.waits, due.crons, inFlight.size < workers ? due.calls : null].filter((v): v is number => v !== null);
+      // Calls still due after a claim that took fewer than it could are waiting for a
+      // concurrency slot: asking again at once found nothing and span (a backlog of sessions
+      // behind a concurrency limit of 1 made some 650 statements a second). A slot frees when
+      // a call ends (its end kicks this instance; other instances NOTIFY), so the pass sleeps
+      // until the next call that becomes due later, or pollMs.
+      const callsAt = blocked && due.calls !== null && due.calls <= now ? due.laterCalls : due.calls;
+      const next = [due.events !== null ? now : null, due.waits, due.crons, inFlight.size < workers ? callsAt : null].filter((v): v is number => v !== null);
       if (next.length) delay = Math.min(pollMs, Math.max(0, Math.min(...next) - now));
     } catch (err) {
       if (!stopped) log.error({ err }, 'inngest engine: scheduler pass failed');
@@ -544,6 +558,7 @@ export async function createEmbeddedEngine(opts: EmbeddedEngineOptions): Promise
     sync,
     send,
     kick,
+    stats: () => ({ passes }),
     getRun,
     async start() {
       await sync();

@@ -709,17 +709,36 @@ export interface DueTimes {
   events: number | null;
   waits: number | null;
   crons: number | null;
+  /** The earliest call: a queued call's `run_at` or a lease's expiry. */
   calls: number | null;
+  /**
+   * The earliest call that becomes due after `now` (a queued call's later `run_at`, a lease's
+   * expiry): when the calls due already cannot run yet (concurrency limits), the scheduler
+   * sleeps until this one instead of asking again at once.
+   */
+  laterCalls: number | null;
 }
 
-export async function dueTimes(sql: Sql, appIds: string[]): Promise<DueTimes> {
-  const [row] = await sql<{ events: Date | null; waits: Date | null; crons: Date | null; queued: Date | null; leased: Date | null }[]>`select
+export async function dueTimes(sql: Sql, appIds: string[], now: number): Promise<DueTimes> {
+  const at = new Date(now);
+  const [row] = await sql<{ events: Date | null; waits: Date | null; crons: Date | null; queued: Date | null; later: Date | null; leased: Date | null }[]>`select
       (select min(received_at) from inngest_events where processed_at is null) as events,
       (select min(expires_at) from inngest_waits) as waits,
       (select min(next_at) from inngest_crons) as crons,
       (select min(run_at) from inngest_queue where app_id = any(${appIds}) and status = 'queued') as queued,
+      (select min(run_at) from inngest_queue where app_id = any(${appIds}) and status = 'queued' and run_at > ${at}) as later,
       (select min(leased_until) from inngest_queue where app_id = any(${appIds}) and status = 'leased') as leased`;
   const t = (d: Date | null | undefined) => (d ? d.getTime() : null);
-  const calls = [t(row?.queued), t(row?.leased)].filter((v): v is number => v !== null);
-  return { events: t(row?.events), waits: t(row?.waits), crons: t(row?.crons), calls: calls.length ? Math.min(...calls) : null };
+  const earliest = (...v: Array<number | null>) => {
+    const known = v.filter((x): x is number => x !== null);
+    return known.length ? Math.min(...known) : null;
+  };
+  const leased = t(row?.leased);
+  return {
+    events: t(row?.events),
+    waits: t(row?.waits),
+    crons: t(row?.crons),
+    calls: earliest(t(row?.queued), leased),
+    laterCalls: earliest(t(row?.later), leased !== null && leased > now ? leased : null),
+  };
 }
