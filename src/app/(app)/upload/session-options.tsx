@@ -24,6 +24,15 @@ export function toApiOptions(v: SessionOptionsValue) {
   };
 }
 
+/** The `<option>`s of a list of [value, label] pairs. */
+function Choices({ of }: { of: ReadonlyArray<readonly [string, string]> }) {
+  return of.map(([v, label]) => (
+    <option key={v} value={v}>
+      {label}
+    </option>
+  ));
+}
+
 /**
  * "What was filmed": the session options that change what the analysis reports — a solo
  * practice gets one player, jerseys let it read teams, the number of players bounds them, and
@@ -46,11 +55,7 @@ export function SessionOptionsFields({ value, onChange, disabled }: { value: Ses
             value={value.sessionType}
             onChange={(e) => onChange({ ...value, sessionType: e.target.value as SessionOptionsValue['sessionType'], ...(e.target.value === 'solo' ? { hasJerseys: false, numPlayers: '' } : {}) })}
           >
-            {SESSION_TYPES.map(([v, label]) => (
-              <option key={v} value={v}>
-                {label}
-              </option>
-            ))}
+            <Choices of={SESSION_TYPES} />
           </select>
         </label>
         <label className="field">
@@ -71,11 +76,7 @@ export function SessionOptionsFields({ value, onChange, disabled }: { value: Ses
         <label className="field">
           <span>Scoring</span>
           <select className="select" value={value.pointSystem} onChange={(e) => onChange({ ...value, pointSystem: e.target.value as SessionOptionsValue['pointSystem'] })}>
-            {SCORING.map(([v, label]) => (
-              <option key={v} value={v}>
-                {label}
-              </option>
-            ))}
+            <Choices of={SCORING} />
           </select>
         </label>
       </div>
