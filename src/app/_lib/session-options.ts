@@ -20,8 +20,8 @@ export const SCORING = [
  */
 export function describeSessionOptions(options: Record<string, unknown> | undefined): string {
   const o = options ?? {};
-  const type = SESSION_TYPES.find(([v]) => v === (o.session_type ?? ''))?.[1] ?? String(o.session_type);
-  const parts: string[] = [o.session_type === '5v5' ? 'Game, 5 on 5' : type];
+  const value = o.session_type === undefined || o.session_type === '5v5' ? '' : o.session_type; // 5v5 is the default
+  const parts: string[] = [SESSION_TYPES.find(([v]) => v === value)?.[1] ?? String(value)];
   if (typeof o.num_players === 'number') parts.push(`${o.num_players} ${o.num_players === 1 ? 'player' : 'players'}`);
   if (o.has_jerseys === true) parts.push('team jerseys');
   if (o.point_system === 1) parts.push('1s and 2s scoring');

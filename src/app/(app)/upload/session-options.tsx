@@ -5,21 +5,21 @@ import { SCORING, SESSION_TYPES } from '../../_lib/session-options';
 
 /** What the coach says about the video, as the form holds it ('' = not said: the API's default). */
 export interface SessionOptionsValue {
-  sessionType: '' | 'solo' | '1v1' | '2v2' | '3v3' | '4v4';
+  sessionType: (typeof SESSION_TYPES)[number][0];
   hasJerseys: boolean;
   numPlayers: string;
-  pointSystem: '' | '1';
+  pointSystem: (typeof SCORING)[number][0];
 }
 
 export const defaultSessionOptions: SessionOptionsValue = { sessionType: '', hasJerseys: false, numPlayers: '', pointSystem: '' };
 
 /** The session's `options` for the create call: only what the coach set, so the API's defaults apply to the rest. */
 export function toApiOptions(v: SessionOptionsValue) {
-  const players = Number(v.numPlayers);
   return {
     ...(v.sessionType ? { session_type: v.sessionType } : {}),
     ...(v.hasJerseys ? { has_jerseys: true } : {}),
-    ...(v.numPlayers.trim() && Number.isInteger(players) ? { num_players: players } : {}),
+    // as typed: a number the API refuses (2.5, 25) comes back as its error, not dropped silently
+    ...(v.numPlayers.trim() ? { num_players: Number(v.numPlayers) } : {}),
     ...(v.pointSystem ? { point_system: 1 as const } : {}),
   };
 }

@@ -2,8 +2,8 @@
 
 import { useMemo, useState } from 'react';
 import { Empty, Icon } from '../../../_components/ui';
-import { playerLabel, type Highlight, type Player, type Shot } from './types';
 import { shotKindLabel } from '../../../_lib/session-options';
+import { playerLabel, type Highlight, type Player, type Shot } from './types';
 import { PlayerOptions } from './player-options';
 
 type Orientation = 'vertical' | 'horizontal';
