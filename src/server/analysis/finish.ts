@@ -168,7 +168,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
   const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
-  const solo = isOnePlayerSession(input.options) || input.options.hasJerseys === false;
+  const onePlayer = isOnePlayerSession(input.options);
+  const solo = onePlayer || input.options.hasJerseys === false;
   assignTeams(players, { solo });
   const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
     refit: (side) => (target ? readCourt(target, side) : null),
@@ -180,7 +181,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   let actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
   const balls = ballRecords(arcs, path, fps, dims);
   let clusters = players.map((t) => clusterRecord(t, path, fps, dims));
-  if (isOnePlayerSession(input.options) && shots.length) ({ actions, clusters } = asOnePlayer(actions, clusters));
+  if (onePlayer && shots.length) ({ actions, clusters } = asOnePlayer(actions, clusters));
   let outcome: AnalysisOutcome = 'ok';
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
