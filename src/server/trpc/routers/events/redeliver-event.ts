@@ -3,11 +3,12 @@ import { createRedelivery } from '../../../domain/webhooks/deliveries';
 import { notifyWebhookDeliveryRequested } from '../../../jobs/notify';
 import { adminProcedure } from '../../procedures';
 import { redeliverEventMeta, ZRedeliverEventRequest, ZRedeliverEventResponse } from './redeliver-event.types';
+import { syncOutput } from '../../sync-output';
 
 export const redeliverEventRoute = adminProcedure
   .meta(redeliverEventMeta)
   .input(ZRedeliverEventRequest)
-  .output(ZRedeliverEventResponse)
+  .output(syncOutput(ZRedeliverEventResponse))
   .mutation(async ({ ctx, input }) => {
     // POST inputs come from the body only; `?endpoint=` is read here as documented
     const endpointId = input.endpoint ?? new URL(ctx.req.url).searchParams.get('endpoint');

@@ -12,6 +12,7 @@ import {
   ZListCorrectionsResponse,
   ZUndoCorrectionRequest,
 } from './corrections.types';
+import { syncOutput } from '../../sync-output';
 
 /**
  * Coach corrections, on /v1 and (through the dashboard door) on the session page. Any
@@ -20,7 +21,7 @@ import {
 export const createCorrectionRoute = orgProcedure
   .meta(createCorrectionMeta)
   .input(ZCreateCorrectionRequest)
-  .output(ZCorrection)
+  .output(syncOutput(ZCorrection))
   .mutation(({ ctx, input }) =>
     idempotent(ctx, input, async () => {
       const { id, ...rest } = input;
@@ -38,7 +39,7 @@ export const createCorrectionRoute = orgProcedure
 export const undoCorrectionRoute = orgProcedure
   .meta(undoCorrectionMeta)
   .input(ZUndoCorrectionRequest)
-  .output(ZCorrection)
+  .output(syncOutput(ZCorrection))
   .mutation(({ ctx, input }) =>
     undoCorrection(ctx.db, {
       organizationId: ctx.auth.organizationId,
@@ -51,5 +52,5 @@ export const undoCorrectionRoute = orgProcedure
 export const listCorrectionsRoute = orgProcedure
   .meta(listCorrectionsMeta)
   .input(ZListCorrectionsRequest)
-  .output(ZListCorrectionsResponse)
+  .output(syncOutput(ZListCorrectionsResponse))
   .query(({ ctx, input: { id, ...params } }) => listCorrections(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }));

@@ -3,11 +3,12 @@ import { idempotent } from '../../idempotency';
 import { orgProcedure } from '../../procedures';
 import { createSessionMeta, ZCreateSessionRequest, ZCreateSessionResponse } from './create-session.types';
 import { notifySessionSubmitted } from '../../../jobs/notify';
+import { syncOutput } from '../../sync-output';
 
 export const createSessionRoute = orgProcedure
   .meta(createSessionMeta)
   .input(ZCreateSessionRequest)
-  .output(ZCreateSessionResponse)
+  .output(syncOutput(ZCreateSessionResponse))
   .mutation(({ ctx, input }) =>
     idempotent(ctx, input, async () => {
       const created = await createSession(ctx.db, { organizationId: ctx.auth.organizationId, apiKeyId: ctx.auth.apiKeyId, input });

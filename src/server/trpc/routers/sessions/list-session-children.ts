@@ -9,26 +9,27 @@ import {
   ZListSessionChildrenRequest,
   ZListShotsResponse,
 } from './list-session-children.types';
+import { syncOutput } from '../../sync-output';
 
 const base = orgProcedure.input(ZListSessionChildrenRequest);
 
 export const listHighlightsRoute = base
   .meta(listHighlightsMeta)
-  .output(ZListHighlightsResponse)
+  .output(syncOutput(ZListHighlightsResponse))
   .query(({ ctx, input: { id, ...params } }) =>
     listSessionHighlights(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
   );
 
 export const listShotsRoute = base
   .meta(listShotsMeta)
-  .output(ZListShotsResponse)
+  .output(syncOutput(ZListShotsResponse))
   .query(({ ctx, input: { id, ...params } }) =>
     listSessionShots(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
   );
 
 export const listPlayersRoute = base
   .meta(listPlayersMeta)
-  .output(ZListPlayersResponse)
+  .output(syncOutput(ZListPlayersResponse))
   .query(({ ctx, input: { id, ...params } }) =>
     listSessionPlayers(ctx.db, { organizationId: ctx.auth.organizationId, sessionId: id, params }),
   );
