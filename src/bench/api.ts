@@ -53,6 +53,8 @@ async function seedSession(orgId: string, groupId: string, n: { shots: number; h
   return id;
 }
 
+let keyCounter = 0;
+
 interface Figures {
   rps: number;
   p50: number;
@@ -60,11 +62,11 @@ interface Figures {
   errors: number;
 }
 
-async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string }): Promise<Figures> {
+async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string; connections?: number }): Promise<Figures> {
   let n = 0;
   const result = await autocannon({
     url: base + path,
-    connections: CONNECTIONS,
+    connections: opts.connections ?? CONNECTIONS,
     duration: DURATION,
     method: opts.method ?? 'GET',
     headers: { authorization: opts.auth, 'content-type': 'application/json' },
@@ -72,6 +74,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
       ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${n++}` } }) }]
       : undefined,
   });
+  keyCounter += n;
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
@@ -86,10 +89,10 @@ async function main() {
     await closeDb();
     const body = () => JSON.stringify({ source: { url: 'https://videos.example.com/g.mp4' }, duration_seconds: 60 });
 
-    const cases: Array<[string, () => Promise<Figures>, () => Promise<Figures>]> = [
-      ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', () => load(`/v1/sessions/${big}`, { auth }), () => load(`/bench/floor/sessions/${big}`, { auth })],
-      ['GET /v1/sessions?limit=100', () => load('/v1/sessions?limit=100', { auth }), () => load('/bench/floor/sessions?limit=100', { auth })],
-      ['POST /v1/sessions (unique Idempotency-Key)', () => load('/v1/sessions', { method: 'POST', auth, body }), () => load('/bench/floor/sessions', { method: 'POST', auth, body })],
+    const cases: Array<[string, (connections?: number) => Promise<Figures>, () => Promise<Figures>]> = [
+      ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', (connections) => load(`/v1/sessions/${big}`, { auth, connections }), () => load(`/bench/floor/sessions/${big}`, { auth })],
+      ['GET /v1/sessions?limit=100', (connections) => load('/v1/sessions?limit=100', { auth, connections }), () => load('/bench/floor/sessions?limit=100', { auth })],
+      ['POST /v1/sessions (unique Idempotency-Key)', (connections) => load('/v1/sessions', { method: 'POST', auth, body, connections }), () => load('/bench/floor/sessions', { method: 'POST', auth, body })],
     ];
     const rows = [];
     for (const [name, api, floor] of cases) {
@@ -101,6 +104,12 @@ async function main() {
         `${name}\n  /v1:   ${a.rps.toFixed(0)} req/s  p50 ${a.p50} ms  p99 ${a.p99} ms  errors ${a.errors}\n  floor: ${f.rps.toFixed(0)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  errors ${f.errors}\n  ratio (req/s /v1 ÷ floor): ${(a.rps / f.rps).toFixed(2)}`,
       );
     }
+    // Latency without queueing: at 32 connections a request waits for the ones ahead of it
+    // (latency ≈ connections ÷ throughput), so p99 there is mostly the queue, not the request.
+    const alone = [];
+    for (const [name, api] of cases) alone.push({ case: name, api: await api(1) });
+    console.log('\n| case (/v1, 1 connection) | req/s | p50 | p99 |\n|---|---|---|---|');
+    for (const r of alone) console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms |`);
     console.log('\n| case | /v1 req/s | p50 | p99 | floor req/s | p50 | p99 | ratio |\n|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms | ${r.floor.rps.toFixed(0)} | ${r.floor.p50} ms | ${r.floor.p99} ms | ${(r.api.rps / r.floor.rps).toFixed(2)} |`);
