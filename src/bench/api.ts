@@ -5,7 +5,14 @@
  *
  * Seeds: one session with 100 shots, 100 highlights and 10 players; 100 more sessions
  * with 10 of each. The bench key has its rate limit lifted through the per-key setting.
+ *
+ * Per case: a warm-up of each side, /v1 at 1 connection (latency without a queue), then
+ * /v1 and the floor at BENCH_CONNECTIONS (32) in turn (see `inTurn`). POSTs carry unique
+ * Idempotency-Keys across the whole run (a reused key would be a replay, or a 400 on the
+ * other side's path), and their sessions are processed in the background meanwhile (each
+ * fails at its unreachable source), on both sides alike.
  */
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { benchOrganization, startBenchServer } from './server';
 import { closeDb, getDb } from '../server/db/client';
@@ -62,24 +69,55 @@ interface Figures {
   errors: number;
 }
 
-async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string; connections?: number }): Promise<Figures> {
+type Load = { connections?: number; seconds?: number };
+
+async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string } & Load): Promise<Figures> {
   let n = 0;
   const result = await autocannon({
     url: base + path,
     connections: opts.connections ?? CONNECTIONS,
-    duration: DURATION,
+    duration: opts.seconds ?? DURATION,
     method: opts.method ?? 'GET',
     headers: { authorization: opts.auth, 'content-type': 'application/json' },
     requests: opts.body
-      ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${n++}` } }) }]
+      ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keyCounter + n++}` } }) }]
       : undefined,
   });
   keyCounter += n;
+  if (result.non2xx > 0) console.log(`  ${path}: non-2xx answers by status ${JSON.stringify(result.statusCodeStats)}`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
+/**
+ * The two sides in turn, in the given order of slices; req/s and the errors are the slices'
+ * totals over their time, p50 and p99 the means of the slices'. The GET cases run one slice of
+ * each: nothing else loads the machine then. The POST case runs floor, /v1, /v1, floor in
+ * half-length slices: its sessions are processed in the background while it runs, a load that
+ * grows over the case and so falls on both sides alike. (Slices must stay long against the
+ * latency: a page of 100 sessions takes seconds at 32 connections, and requests still in
+ * flight when a slice ends do not count.)
+ */
+async function inTurn(
+  order: Array<'api' | 'floor'>,
+  api: (l: Load) => Promise<Figures>,
+  floor: (l: Load) => Promise<Figures>,
+): Promise<{ api: Figures; floor: Figures }> {
+  const seconds = (DURATION * 2) / order.length;
+  const slices = { api: [] as Figures[], floor: [] as Figures[] };
+  for (const side of order) slices[side].push(await (side === 'api' ? api : floor)({ seconds }));
+  const merge = (f: Figures[]): Figures => ({
+    rps: f.reduce((s, x) => s + x.rps, 0) / f.length,
+    p50: Math.round(f.reduce((s, x) => s + x.p50, 0) / f.length),
+    p99: Math.round(f.reduce((s, x) => s + x.p99, 0) / f.length),
+    errors: f.reduce((s, x) => s + x.errors, 0),
+  });
+  const rates = (f: Figures[]) => f.map((x) => x.rps.toFixed(0)).join(', ');
+  if (order.length > 2) console.log(`  slices (req/s): floor ${rates(slices.floor)}; /v1 ${rates(slices.api)}`);
+  return { api: merge(slices.api), floor: merge(slices.floor) };
+}
+
 async function main() {
-  console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per case, production build on :${PORT}`);
+  console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per side and case, production build on :${PORT}; load average ${loadavg()[0].toFixed(1)}`);
   const server = await startBenchServer({ port: PORT, dataDir: DATA_DIR, dbPort: DB_PORT, env: { SWISH_BENCH_FLOOR: '1' } });
   try {
     const { org, key } = await benchOrganization({ dataDir: DATA_DIR, dbPort: DB_PORT, grantCents: 1_000_000_000 });
@@ -89,25 +127,32 @@ async function main() {
     await closeDb();
     const body = () => JSON.stringify({ source: { url: 'https://videos.example.com/g.mp4' }, duration_seconds: 60 });
 
-    const cases: Array<[string, (connections?: number) => Promise<Figures>, () => Promise<Figures>]> = [
-      ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', (connections) => load(`/v1/sessions/${big}`, { auth, connections }), () => load(`/bench/floor/sessions/${big}`, { auth })],
-      ['GET /v1/sessions?limit=100', (connections) => load('/v1/sessions?limit=100', { auth, connections }), () => load('/bench/floor/sessions?limit=100', { auth })],
-      ['POST /v1/sessions (unique Idempotency-Key)', (connections) => load('/v1/sessions', { method: 'POST', auth, body, connections }), () => load('/bench/floor/sessions', { method: 'POST', auth, body })],
+    type Side = (l: Load) => Promise<Figures>;
+    const once: Array<'api' | 'floor'> = ['floor', 'api'];
+    const cases: Array<[string, Side, Side, Array<'api' | 'floor'>]> = [
+      ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', (l) => load(`/v1/sessions/${big}`, { auth, ...l }), (l) => load(`/bench/floor/sessions/${big}`, { auth, ...l }), once],
+      ['GET /v1/sessions?limit=100', (l) => load('/v1/sessions?limit=100', { auth, ...l }), (l) => load('/bench/floor/sessions?limit=100', { auth, ...l }), once],
+      [
+        'POST /v1/sessions (unique Idempotency-Key)',
+        (l) => load('/v1/sessions', { method: 'POST', auth, body, ...l }),
+        (l) => load('/bench/floor/sessions', { method: 'POST', auth, body, ...l }),
+        ['floor', 'api', 'api', 'floor'],
+      ],
     ];
     const rows = [];
-    for (const [name, api, floor] of cases) {
-      await api(); // warm-up: JIT, connection pool, route compilation
-      const f = await floor();
-      const a = await api();
+    const alone = [];
+    for (const [name, api, floor, order] of cases) {
+      await api({ seconds: 5 }); // warm-up: JIT, connection pool, route compilation
+      await floor({ seconds: 5 });
+      // Latency without queueing: at 32 connections a request waits for the ones ahead of it
+      // (latency ≈ connections ÷ throughput), so p99 there is mostly the queue, not the request.
+      alone.push({ case: name, api: await api({ connections: 1 }) });
+      const { api: a, floor: f } = await inTurn(order, api, floor);
       rows.push({ case: name, api: a, floor: f });
       console.log(
         `${name}\n  /v1:   ${a.rps.toFixed(0)} req/s  p50 ${a.p50} ms  p99 ${a.p99} ms  errors ${a.errors}\n  floor: ${f.rps.toFixed(0)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  errors ${f.errors}\n  ratio (req/s /v1 ÷ floor): ${(a.rps / f.rps).toFixed(2)}`,
       );
     }
-    // Latency without queueing: at 32 connections a request waits for the ones ahead of it
-    // (latency ≈ connections ÷ throughput), so p99 there is mostly the queue, not the request.
-    const alone = [];
-    for (const [name, api] of cases) alone.push({ case: name, api: await api(1) });
     console.log('\n| case (/v1, 1 connection) | req/s | p50 | p99 |\n|---|---|---|---|');
     for (const r of alone) console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms |`);
     console.log('\n| case | /v1 req/s | p50 | p99 | floor req/s | p50 | p99 | ratio |\n|---|---|---|---|---|---|---|---|');

@@ -9,6 +9,7 @@ declare module 'autocannon' {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
     errors: number;
   }
   interface Options {
