@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -153,7 +153,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, decidedBy: 'cross', ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, anchorFrame: -1, decidedBy: 'cross', ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -683,5 +683,76 @@ describe('a net that stayed still vetoes a make, whatever cue called it', () => 
     expect(still[0].made).toBe(false);
     expect(still[0].evidence.decidedBy).toBe('still-net');
     expect(detectShots(arcs, hoop, per, tracks, 30, 1, probe(0.2))[0].made).toBe(true);
+  });
+});
+
+describe('a ball that bounces high off the rim and comes back down to it', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // Back at the rim `K` frames after the first arrival: a bounce of C·K²/4 px (1.46 rim widths at K = 22).
+  const K = 22;
+  /** A flight into the rim, a bounce straight up (drifting `drift` px a frame), then a fall through the net or beside it. */
+  const bounce = (drift: number, height = 1): Map<number, Pt> => {
+    const out = new Map([...shot(0, 100, 'through')].filter(([f]) => f <= FLIGHT));
+    const c = C * height;
+    for (let k = 1; k <= K; k++) out.set(FLIGHT + k, [RIM.x + drift * k, RIM.y - 4 + c * k * (k - K)]);
+    for (let k = 1; k <= 18; k++) out.set(FLIGHT + K + k, [RIM.x + drift * K + drift * 0.2 * k, RIM.y - 4 + 2 * k + C * k * k]);
+    return out;
+  };
+  // The net stays still while the ball is above the rim and moves for a third of a second as the ball drops through it.
+  const dragged = (f: number) => (f > FLIGHT + K && f <= FLIGHT + K + 10 ? 0.2 * w * w : 0);
+
+  it('finds the last arrival of a rim-in that bounced 1.5 rim widths up, none for a rim-out falling beside or a low bounce', () => {
+    const at = { rimFrame: FLIGHT };
+    const rimIn = analyse(scene([bounce(0.2)], 100));
+    const back = lastArrival(at, rimIn.tracks, hoop, 30, 1);
+    // back in the rim zone (0.9 rim widths over the rim) on the way down, a few frames before the rim itself
+    expect(back).toBeGreaterThan(FLIGHT + K - 8);
+    expect(back).toBeLessThanOrEqual(FLIGHT + K);
+    // the mirror case: a rim-out bouncing as high but away, coming down 1.5 rim widths beside the rim
+    const rimOut = analyse(scene([bounce(2)], 100));
+    expect(lastArrival(at, rimOut.tracks, hoop, 30, 1)).toBe(-1);
+    // a bounce under REARRIVAL_RISE: the ball never left the rim's windows
+    const low = analyse(scene([bounce(0.2, 0.4)], 100));
+    expect(1.46 * 0.4).toBeLessThan(REARRIVAL_RISE);
+    expect(lastArrival(at, low.tracks, hoop, 30, 1)).toBe(-1);
+  });
+
+  it('reads the make at the last arrival: the net moved when the ball dropped through it, and the ball did not rise after it', () => {
+    // Seen on scripted renders (seed 36 at 40.9 s, seed 31 at 12.3 s): a rim-in that bounced 1.7 and 1.2 rim widths up
+    // was called missed from its first arrival, by the still net while the ball was above the rim (`still-net`), or by
+    // the rebound rise of a camera looking down (`rebound-rise-veto`).
+    const per = scene([bounce(0.2)], 100);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1, dragged);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].evidence.anchorFrame).toBeGreaterThan(FLIGHT + K - 8);
+    expect(shots[0].evidence.netMotion).toBeGreaterThan(0.015);
+    expect(shots[0].made).toBe(true);
+    expect(shots[0].evidence.riseAfterRim).toBeLessThan(REBOUND_RISE_MISSED);
+    reboundRiseVeto(shots, 30, 1);
+    expect(shots[0].made).toBe(true);
+  });
+
+  it('a rim-out that bounced as high and fell beside the rim stays missed', () => {
+    const per = scene([bounce(2)], 100);
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1, dragged);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].made).toBe(false);
+  });
+});
+
+describe('a ball that came down through the rim level outside the rim', () => {
+  it('is not a make, whatever crossed the net-bottom level afterwards (measured values)', () => {
+    // an air ball of a panning game (game-18 at 80.5 s): past the rim 2.0 half-widths off its centre, then a net blob
+    // crossing the net-bottom level inside the span
+    expect(cameDownOutsideRim({ rimCrossOffset: 2.0 })).toBe(true);
+    expect(cameDownOutsideRim({ rimCrossOffset: -1.8 })).toBe(true);
+    // makes: up to 0.68 on the synthetic sets, 1.04 on a real 45-degree clip (a rim-in dropping in at the rim's edge)
+    expect(cameDownOutsideRim({ rimCrossOffset: 0.68 })).toBe(false);
+    expect(cameDownOutsideRim({ rimCrossOffset: 1.04 })).toBe(false);
+    expect(cameDownOutsideRim({ rimCrossOffset: NaN })).toBe(false);
+    expect(RIM_OUTSIDE).toBeGreaterThan(1.04);
   });
 });

@@ -84,6 +84,11 @@ export interface MakeEvidence {
    * only falls; a rim-out that bounces off the rim goes up first (see {@link reboundRiseVeto}).
    */
   riseAfterRim: number;
+  /**
+   * The frame the after-rim windows were anchored at: `rimFrame`, or the ball's last arrival at the rim when it
+   * bounced up off the rim and came back down to it ({@link lastArrival}).
+   */
+  anchorFrame: number;
   /** Which rule of {@link classifyMake} (or which later veto) made the call, for debugging and tests. */
   decidedBy: MakeRule;
 }
@@ -96,6 +101,7 @@ export type MakeRule =
   | 'cross-band-sightings'
   | 'still-net'
   | 'cross-overruled'
+  | 'rim-outside'
   | 'exit-up'
   | 'exit-down'
   | 'exit-sideways'
@@ -122,6 +128,7 @@ function emptyEvidence(): MakeEvidence {
     netLate: NaN,
     dropRun: 0,
     riseAfterRim: 0,
+    anchorFrame: -1,
     decidedBy: 'none',
   };
 }
@@ -489,6 +496,74 @@ export function riseAfterRim(s: ShotDetection, tracks: Track[], hoop: HoopEstima
   return best;
 }
 
+/** How far (rim widths) the ball must rise again off the rim for its return to the rim to be a new arrival (see {@link lastArrival}). */
+export const REARRIVAL_RISE = 0.8;
+/** The latest a ball that bounced up off the rim may come back down to it to be read there (s of play after `rim_t`). */
+export const REARRIVAL_WITHIN_S = 1.4;
+/** Sightings in a row, each ≤ 3 frames after the one before, that make the bounce's rise and its fall back (see {@link lastArrival}). */
+export const REARRIVAL_RUN = 4;
+
+/**
+ * The ball's last arrival at the rim, when it bounced up off the rim and came back down to it: a run of
+ * {@link REARRIVAL_RUN} or more sightings of one track, each higher than the one before, that starts near the rim in the
+ * 0.6 s after `rim_t` (within 1.5 rim widths across, from 1 above to 0.6 below its level) and climbs at least
+ * {@link REARRIVAL_RISE} rim widths (the bounce), then, after its top and within {@link REARRIVAL_WITHIN_S} of
+ * `rim_t`, a run of as many sightings, each lower than the one before, that falls from above the rim zone into it
+ * (the zone `rim_t` itself is read in: within 1 rim width across, from 0.9 above to 0.6 below the rim's level).
+ * Returns the frame of the first sighting of that fall inside the zone, or -1.
+ * A rim-in that bounces high sits above the rim for most of a second: whatever the ball does in the windows read from
+ * `rim_t` is the bounce (it goes up: an exit flight upwards, a rebound rise; the net stays still), and its drop through
+ * the net comes after them. Seen on scripted renders (seeds 31, 32, 36): rises of 1.2–2.3 rim widths, the ball back
+ * in the rim zone 0.55–0.9 s after `rim_t`. Runs of sightings, not single ones: at a panning camera's rim, blobs of
+ * the net and the moving background jump up and down by a rim width from frame to frame.
+ */
+export function lastArrival(s: Pick<ShotDetection, 'rimFrame'>, tracks: Track[], hoop: HoopEstimate, fps: number, timeScale = 1): number {
+  const w = hoop.w;
+  const ballSized = (p: BallCandidate) => p.r >= 0.5 * hoop.ballR && p.r <= 1.8 * hoop.ballR && p.score >= 0.3;
+  const f1 = s.rimFrame + Math.round((0.6 / timeScale) * fps);
+  const until = s.rimFrame + Math.round((REARRIVAL_WITHIN_S / timeScale) * fps);
+  // Runs of ball-sized sightings of one track, each ≤ 3 frames after the one before, moving one way (up: dir -1).
+  const runs = (pts: BallCandidate[], dir: 1 | -1) => {
+    const out: BallCandidate[][] = [];
+    let run: BallCandidate[] = [];
+    for (const q of pts) {
+      if (!ballSized(q)) continue;
+      const p = run[run.length - 1];
+      if (p && q.frame - p.frame <= 3 && (q.y - p.y) * dir > 0) run.push(q);
+      else {
+        if (run.length >= REARRIVAL_RUN) out.push(run);
+        run = [q];
+      }
+    }
+    if (run.length >= REARRIVAL_RUN) out.push(run);
+    return out;
+  };
+  let top = -1;
+  for (const t of tracks) {
+    const pts = t.points;
+    if (pts[pts.length - 1].frame <= s.rimFrame || pts[0].frame > f1) continue;
+    for (const run of runs(pts, -1)) {
+      const p = run[0];
+      if (p.frame < s.rimFrame || p.frame > f1) continue;
+      if (Math.abs(p.x - hoop.x) > 1.5 * w || p.y < hoop.y - w || p.y > hoop.y + 0.6 * w) continue;
+      const q = run[run.length - 1];
+      if ((p.y - q.y) / w >= REARRIVAL_RISE && (top < 0 || q.frame < top)) top = q.frame;
+    }
+  }
+  if (top < 0) return -1;
+  let arrival = -1;
+  for (const t of tracks) {
+    const pts = t.points;
+    if (pts[pts.length - 1].frame <= top || pts[0].frame > until) continue;
+    for (const run of runs(pts.filter((p) => p.frame >= top && p.frame <= until), 1)) {
+      if ((run[0].y - hoop.y) / w > -0.9) continue;
+      const k = run.findIndex((q) => Math.abs(q.x - hoop.x) < w && q.y > hoop.y - 0.9 * w && q.y < hoop.y + 0.6 * w);
+      if (k > 0 && (arrival < 0 || run[k].frame < arrival)) arrival = run[k].frame;
+    }
+  }
+  return arrival;
+}
+
 /**
  * Length of the longest run of ball sightings falling below the net between `f0` and `f1`: candidates of ball
  * size and a fair score 1.2–3.2 rim widths under the rim and within 1.6 rim half-widths of its centre, each one
@@ -717,19 +792,24 @@ export function classifyMake(
     const x = a.fit.d + a.fit.e * t;
     ev.entryOffset = (x - hoop.x) / (w / 2);
   }
+  // A ball that bounced up off the rim and came back down to it is read from its last arrival (see lastArrival).
+  const back = lastArrival(s, tracks, hoop, fps, timeScale);
+  const rimFrame = back >= 0 ? back : s.rimFrame;
+  const at = { ...s, rimFrame };
+  ev.anchorFrame = rimFrame;
   let bestExit: Arc | null = null;
   for (const e of arcs) {
     if (e === a) continue;
     const f0 = e.points[0].frame;
-    if (f0 < s.rimFrame - 2 || f0 > s.rimFrame + win) continue;
+    if (f0 < rimFrame - 2 || f0 > rimFrame + win) continue;
     const p0 = e.points[0];
     if (Math.abs(p0.x - hoop.x) > 1.4 * w || p0.y < hoop.y - 1.5 * w || p0.y > hoop.y + 1.6 * w) continue;
     if (!bestExit || f0 < bestExit.points[0].frame) bestExit = e;
   }
   let through = 0;
   let out = 0;
-  const start = s.rimFrame;
-  const end = Math.min(candidates.length - 1, s.rimFrame + win);
+  const start = rimFrame;
+  const end = Math.min(candidates.length - 1, rimFrame + win);
   for (let f = start; f <= end; f++) {
     for (const q of candidates[f]) {
       if (q.score < 0.35 || q.r < 0.5 * hoop.ballR || q.r > 1.8 * hoop.ballR) continue;
@@ -750,17 +830,17 @@ export function classifyMake(
     }
     return n ? px / (w * w * 0.675 * n) : NaN;
   };
-  ev.netMotion = motion ? netBox(s.rimFrame, s.rimFrame + netWin) : NaN;
-  ev.netLate = motion ? netBox(s.rimFrame + Math.round((0.5 / timeScale) * fps), s.rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
-  const cross = netCrossing(s, tracks, hoop, Math.round((1.8 / timeScale) * fps));
+  ev.netMotion = motion ? netBox(rimFrame, rimFrame + netWin) : NaN;
+  ev.netLate = motion ? netBox(rimFrame + Math.round((0.5 / timeScale) * fps), rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
+  const cross = netCrossing(at, tracks, hoop, Math.round((1.8 / timeScale) * fps));
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
   if (motion && !Number.isNaN(cross.frame)) {
     const f0 = Math.ceil(cross.frame) + 2;
     ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
   }
-  ev.dropRun = dropBelowNet(candidates, hoop, s.rimFrame, s.rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
-  ev.riseAfterRim = riseAfterRim(s, tracks, hoop, fps, timeScale);
+  ev.dropRun = dropBelowNet(candidates, hoop, rimFrame, rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
+  ev.riseAfterRim = riseAfterRim(at, tracks, hoop, fps, timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
   // What the ball sightings around the rim say over the whole window (many frames, not one crossing point): clearly more
@@ -791,6 +871,13 @@ export function classifyMake(
       made = false;
       conf = 0.55;
       ev.decidedBy = 'cross-overruled';
+    }
+    // The same track came down through the rim's level clearly outside the rim: whatever crossed the net-bottom level
+    // inside the span afterwards, the ball did not go through the hoop (it fell in front of or behind the net).
+    if (made && cameDownOutsideRim(ev)) {
+      made = false;
+      conf = 0.6;
+      ev.decidedBy = 'rim-outside';
     }
     if (bestExit) {
       const e = bestExit;
@@ -878,6 +965,19 @@ export const CROSS_MADE = 1.4;
 export const CROSS_BAND = 0.3;
 /** Rim-level crossing within this many rim half-widths of the centre: through the rim (decides inside the band). */
 export const RIM_CROSS_MADE = 1.0;
+/**
+ * Rim-level crossing (`rimCrossOffset`, rim half-widths) from which the ball came down outside the rim, whatever the
+ * net-bottom crossing says: beyond the band around {@link CROSS_MADE} (measured: makes up to 0.68 on the synthetic sets
+ * and 1.04 on a real 45-degree clip, a rim-in that rolled to the rim's edge before dropping in; an air ball of a
+ * panning game that fell past the rim 2.0 half-widths off its centre and then crossed the net-bottom level inside the
+ * span, a blob of the net under it, called made).
+ */
+export const RIM_OUTSIDE = CROSS_MADE + CROSS_BAND;
+
+/** The ball's track came down through the rim's level at least {@link RIM_OUTSIDE} rim half-widths off its centre (false when not seen). */
+export function cameDownOutsideRim(ev: Pick<MakeEvidence, 'rimCrossOffset'>): boolean {
+  return Math.abs(ev.rimCrossOffset) >= RIM_OUTSIDE;
+}
 /** Net-box motion in the 0.6 s after rim arrival (`netMotion`) above which the net was clearly dragged by the ball (makes on the real clips: 0.13–0.36 but for one rim-in at 0.02). */
 export const NET_DRAGGED = 0.15;
 /** Ball sightings inside the net (`throughFrames`) exceeding those beside it (`outFrames`) by this many say made; the reverse, missed. */
