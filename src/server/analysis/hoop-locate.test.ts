@@ -179,6 +179,25 @@ describe('tracked hoops of a panning camera', () => {
     expect(trackedGoals([track(400, 100)], path, [high], 30, { width: 640, height: 360 })).toHaveLength(0);
   });
 
+  it('fits the rim to the ball of all the shot-like flights when the ball measured at the rim is swollen', () => {
+    // seed 540 at 88–101 s (panning broadcast camera): the tracked rim measured 12 px wide (true 16.5), and the ball
+    // on the three flights supporting it 5.9 px in radius near the rim, where its blob merges with the rim, board and
+    // net (4.8 over all the clip's shot-like flights, true 4.4): 1.84 times off, beyond the 1.8 allowed, so the hoop
+    // was dropped with a bank-out and a rim-in. Against the clip's ball it is 1.5 times off.
+    const rw = 12;
+    const t12 = { obs: [40, 70, 100, 130].map((index) => ({ index, x: 400, y: 100, w: rw, score: 1 })) };
+    const atRim = flight(7, 60, 330, 160, 400, 97, 3 * rw, 24, 5.9);
+    const others = [250, 290, 330].map((f0, k) => flight(8 + k, f0, 100, 250, 300, 150, 50, 24, 4.8));
+    expect(trackedGoals([t12], path, [atRim], 30, { width: 640, height: 360 })).toHaveLength(0);
+    const goals = trackedGoals([t12], path, [atRim, ...others], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    // the hoop keeps the ball measured at its rim (the shot rules' ball-size test)
+    expect(goals[0].h.ballR).toBeCloseTo(5.9, 5);
+    // a rim that fits neither ball is still dropped
+    const t7 = { obs: t12.obs.map((o) => ({ ...o, w: 7 })) };
+    expect(trackedGoals([t7], path, [atRim, ...others], 30, { width: 640, height: 360 })).toHaveLength(0);
+  });
+
   it('keeps a shot released while its hoop was tracked that reaches the rim after the track ends', () => {
     // seed 538 at 8.3 and 97.9 s: released inside the span, at the rim 0.7 and 0.4 s after it ended (the rim search
     // missed the last samples while the camera swung with the ball); both were dropped when the rim arrival had to
