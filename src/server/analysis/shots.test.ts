@@ -470,14 +470,14 @@ describe('bank shots meeting the board right over a panning camera\'s tracked ri
   const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
   const w = hoop.w;
   /** A 30-frame flight from (100, 300) whose ball is last seen falling at (RIM.x + ax·w, RIM.y − up·w): there it meets the board. */
-  function toBoard(ax: number, up: number): BallCandidate[][] {
+  function toBoard(ax: number, up: number, x0 = 100): BallCandidate[][] {
     const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
     const n = 30;
     const x1 = RIM.x + ax * w;
     const y1 = RIM.y - up * w;
     const y0 = 300;
     const vy = (y1 - y0 - C * n * n) / n;
-    for (let t = 0; t <= n; t++) per[20 + t].push({ frame: 20 + t, x: 100 + ((x1 - 100) * t) / n, y: y0 + vy * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    for (let t = 0; t <= n; t++) per[20 + t].push({ frame: 20 + t, x: x0 + ((x1 - x0) * t) / n, y: y0 + vy * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
     return per;
   }
 
@@ -505,6 +505,20 @@ describe('bank shots meeting the board right over a panning camera\'s tracked ri
     }
     expect(BOARD_STOP_LOW).toBeLessThanOrEqual(1.1);
     expect(BOARD_STOP_HIGH).toBeGreaterThanOrEqual(2.1);
+  });
+
+  it('is the last resort: a flight over the rim whose parabola comes down into it keeps that arrival', () => {
+    // seed 723 at 104.4 s (a three, rim-out): the track ends 2.3 rim widths over the rim, 0.9 across, and its parabola
+    // followed on comes down into the rim. Taken as a board stop first, the attempt was left to the board rule, which
+    // a weak descent (0.39, under the panning minimum) at the same rim then blocked: the shot was lost.
+    const per = toBoard(-0.9, 2.3, RIM.x - 0.9 * w - 150);
+    const { tracks, arcs } = analyse(per);
+    expect(stopsOverRim(arcs[0], hoop.x, hoop.y, w)).toBe(50);
+    const plain = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX);
+    expect(plain).toHaveLength(1);
+    expect(plain[0].rimFrame).toBeGreaterThan(50);
+    const board = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true);
+    expect(board.map((s) => s.rimFrame)).toEqual(plain.map((s) => s.rimFrame));
   });
 
   it('a ball lost rising over the rim (its last sighting its highest) has not met the board', () => {

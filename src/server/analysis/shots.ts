@@ -657,18 +657,15 @@ export function detectShots(
     if (rimFrame < 0) {
       if (endNear && endVy > 0) rimFrame = last.frame;
       else if (closest < 1.3) rimFrame = closestFrame;
-      else if (boardStops && stopsOverRim(a, hoop.x, hoop.y, w) >= 0) {
-        // kept only when no other rule finds the attempt (below): the flight to the board often carries the ball's
-        // hold before the release in its track, and a merge would move a release another detection had right
-        atBoard.push({ ...undecidedShot(a, first, stopsOverRim(a, hoop.x, hoop.y, w), Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
+      else if (passesRimLevel(a, hoop) >= 0) rimFrame = passesRimLevel(a, hoop);
+      else if (endVy > 0 && extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps)) >= 0) rimFrame = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
+      else {
+        // the last resort, kept only when no other rule finds the attempt as surely (below): the flight to the board
+        // often carries the ball's hold before the release in its track, and a merge would move a release another
+        // detection had right
+        if (boardStops && stopsOverRim(a, hoop.x, hoop.y, w) >= 0) atBoard.push({ ...undecidedShot(a, first, stopsOverRim(a, hoop.x, hoop.y, w), Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
         continue;
       }
-      else if (passesRimLevel(a, hoop) >= 0) rimFrame = passesRimLevel(a, hoop);
-      else if (endVy > 0) {
-        const f = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
-        if (f < 0) continue;
-        rimFrame = f;
-      } else continue;
     }
     shots.push({ ...undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
   }
@@ -677,7 +674,7 @@ export function detectShots(
   shots.push(...droppedThroughShots(fallers, hoop, fps, timeScale, shots));
   shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
   const minGap = Math.round((1.2 / timeScale) * fps);
-  for (const s of atBoard) if (!shots.some((o) => Math.abs(o.rimFrame - s.rimFrame) < minGap)) shots.push(s);
+  for (const s of atBoard) if (!shots.some((o) => Math.abs(o.rimFrame - s.rimFrame) < minGap && o.confidence >= s.confidence)) shots.push(s);
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const merged = mergeCloseShots(shots, minGap);
   for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
