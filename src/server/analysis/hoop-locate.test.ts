@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
+import { apexContinuations, chooseTarget, flightSupport, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -161,6 +161,41 @@ describe('tracked hoops of a panning camera', () => {
     const close = flight(2, 60, 330, 160, 400, 100, 1.1 * w, 24);
     expect(trackedGoals([track(400, 100)], path, [close], 30, { width: 640, height: 360 })).toHaveLength(1);
     expect(TRACKED_APEX_OVER_RIM).toBeLessThanOrEqual(1.1);
+  });
+
+  it('keeps a hoop whose only shot is a bank shot stopping on the board right over the rim', () => {
+    // seed 539 at 9.1 s (panning broadcast camera): a 2.2 m bank-out's flight stops 2.1 rim widths over its tracked
+    // rim, 0.4 across, where it meets the board; followed on, its parabola goes on past the rim, so the hoop had no
+    // support and was dropped with the shot (game-18 at 3.8 s and seed 538 at 65.8 s the same).
+    const bank = flight(4, 60, 150, 250, 400 + 0.4 * w, 100 - 2.1 * w, 40, 30);
+    expect(bank.points[bank.points.length - 1].frame).toBeGreaterThan(bank.apexFrame);
+    expect(flightSupport([bank], 400, 100, w, TRACKED_REACH, 36).n).toBe(0);
+    expect(flightSupport([bank], 400, 100, w, TRACKED_REACH, 36, true).n).toBe(1);
+    expect(trackedGoals([track(400, 100)], path, [bank], 30, { width: 640, height: 360 })).toHaveLength(1);
+    // stopping beside the rim, or far above it, is no support
+    const beside = flight(5, 60, 150, 250, 400 + 1.8 * w, 100 - 2.1 * w, 40, 30);
+    expect(trackedGoals([track(400, 100)], path, [beside], 30, { width: 640, height: 360 })).toHaveLength(0);
+    const high = flight(6, 60, 150, 250, 400 + 0.4 * w, 100 - 3.5 * w, 40, 30);
+    expect(trackedGoals([track(400, 100)], path, [high], 30, { width: 640, height: 360 })).toHaveLength(0);
+  });
+
+  it('fits the rim to the ball of all the shot-like flights when the ball measured at the rim is swollen', () => {
+    // seed 540 at 88–101 s (panning broadcast camera): the tracked rim measured 12 px wide (true 16.5), and the ball
+    // on the three flights supporting it 5.9 px in radius near the rim, where its blob merges with the rim, board and
+    // net (4.8 over all the clip's shot-like flights, true 4.4): 1.84 times off, beyond the 1.8 allowed, so the hoop
+    // was dropped with a bank-out and a rim-in. Against the clip's ball it is 1.5 times off.
+    const rw = 12;
+    const t12 = { obs: [40, 70, 100, 130].map((index) => ({ index, x: 400, y: 100, w: rw, score: 1 })) };
+    const atRim = flight(7, 60, 330, 160, 400, 97, 3 * rw, 24, 5.9);
+    const others = [250, 290, 330].map((f0, k) => flight(8 + k, f0, 100, 250, 300, 150, 50, 24, 4.8));
+    expect(trackedGoals([t12], path, [atRim], 30, { width: 640, height: 360 })).toHaveLength(0);
+    const goals = trackedGoals([t12], path, [atRim, ...others], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    // the hoop keeps the ball measured at its rim (the shot rules' ball-size test)
+    expect(goals[0].h.ballR).toBeCloseTo(5.9, 5);
+    // a rim that fits neither ball is still dropped
+    const t7 = { obs: t12.obs.map((o) => ({ ...o, w: 7 })) };
+    expect(trackedGoals([t7], path, [atRim, ...others], 30, { width: 640, height: 360 })).toHaveLength(0);
   });
 
   it('keeps a shot released while its hoop was tracked that reaches the rim after the track ends', () => {

@@ -118,7 +118,7 @@ export function locateHoopsFromArcs(
  * quarter ball radius) of the flight's, gaps ≤ 2 frames, ≤ 8 sightings; the last such sighting is
  * the end: meeting the rim, the board or the net slows the ball or turns it.
  */
-export function freeFallEnd(a: Arc): { x: number; y: number } {
+export function freeFallEnd(a: Arc): { x: number; y: number; frame: number } {
   const last = a.points[a.points.length - 1];
   let end = { x: last.x, y: last.y, frame: last.frame };
   let step = vyAt(a, last.frame);

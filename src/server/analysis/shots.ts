@@ -1,6 +1,6 @@
 import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
-import type { HoopEstimate } from './hoop-locate';
+import { freeFallEnd, type HoopEstimate } from './hoop-locate';
 
 /** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid). */
 export type MotionProbe = (frame: number, x0: number, y0: number, x1: number, y1: number) => number;
@@ -654,6 +654,33 @@ export function passesInFront(a: Arc, hoop: HoopEstimate): boolean {
 }
 
 /**
+ * Where (rim widths over the rim's centre) a falling ball that stops right over a tracked rim of a panning camera meets the
+ * board: from {@link BOARD_STOP_LOW} to {@link BOARD_STOP_HIGH} rim widths above it, within 1.2 rim widths across (the
+ * rim zone's own width). See {@link stopsOverRim}.
+ */
+export const BOARD_STOP_LOW = 1.0;
+export const BOARD_STOP_HIGH = 2.7;
+
+/**
+ * The frame where a flight, past its apex, stops falling freely right over the rim (`hoop-locate.ts#freeFallEnd`: the
+ * last sighting of its track still in free fall), or −1: the ball met the board there, or the rim seen from above. A bank shot of a
+ * panning camera's game meets the board before the rim, and its parabola followed on goes on past the rim (the board
+ * turns the ball, the parabola does not), so the hoop got no support from it and was dropped with the shot. Measured:
+ * seed 539 at 9.1 s (bank-out, the flight stops 2.1 rim widths over the rim, 0.4 across), game-18 at 3.8 s (bank-out,
+ * its track falls on to 1.1 over, 0.5 across), seed 538 at 65.8 s (a close bank-out whose rise and fall are two tracks:
+ * the rise, 2 frames past its apex, stops 1.6 over, 0.5 across); each was its hoop's only shot. A flight lost at its
+ * apex does not count here (it is followed on its parabola instead): a rising ball lost over the rim says nothing.
+ * Used for a tracked rim's support (`finish.ts#flightSupport`) and, at a tracked hoop, as the attempt's rim arrival
+ * when no other rule finds it (`detectShots(…, boardStops)`).
+ */
+export function stopsOverRim(a: Arc, x: number, y: number, w: number): number {
+  const e = freeFallEnd(a);
+  if (e.frame <= a.apexFrame) return -1;
+  const dy = (y - e.y) / w;
+  return Math.abs(e.x - x) < 1.2 * w && dy >= BOARD_STOP_LOW && dy <= BOARD_STOP_HIGH ? e.frame : -1;
+}
+
+/**
  * Finds shot attempts at a hoop: a free flight that rose above the rim level and comes down
  * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
  * rebounds, not shots. Attempts closer than the minimum spacing are merged. `closeApex`: how far
@@ -670,9 +697,11 @@ export function detectShots(
   motion?: MotionProbe,
   descents: Arc[] = [],
   closeApex = 1.2,
+  boardStops = false,
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
+  const atBoard: ShotDetection[] = [];
   const sorted = [...arcs].sort((a, b) => a.points[0].frame - b.points[0].frame);
   for (const a of sorted) {
     const p = a.points;
@@ -704,11 +733,14 @@ export function detectShots(
       if (endNear && endVy > 0) rimFrame = last.frame;
       else if (closest < 1.3) rimFrame = closestFrame;
       else if (passesRimLevel(a, hoop) >= 0) rimFrame = passesRimLevel(a, hoop);
-      else if (endVy > 0) {
-        const f = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
-        if (f < 0) continue;
-        rimFrame = f;
-      } else continue;
+      else if (endVy > 0 && extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps)) >= 0) rimFrame = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
+      else {
+        // the last resort, kept only when no other rule finds the attempt as surely (below): the flight to the board
+        // often carries the ball's hold before the release in its track, and a merge would move a release another
+        // detection had right
+        if (boardStops && stopsOverRim(a, hoop.x, hoop.y, w) >= 0) atBoard.push({ ...undecidedShot(a, first, stopsOverRim(a, hoop.x, hoop.y, w), Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
+        continue;
+      }
     }
     shots.push({ ...undecidedShot(a, first, rimFrame, Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
   }
@@ -716,8 +748,10 @@ export function detectShots(
   const fallers = [...sorted, ...descents].sort((a, b) => a.points[0].frame - b.points[0].frame);
   shots.push(...droppedThroughShots(fallers, hoop, fps, timeScale, shots));
   shots.push(...descentShots(descents, hoop, sorted, fps, timeScale));
+  const minGap = Math.round((1.2 / timeScale) * fps);
+  for (const s of atBoard) if (!shots.some((o) => Math.abs(o.rimFrame - s.rimFrame) < minGap && o.confidence >= s.confidence)) shots.push(s);
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
-  const merged = mergeCloseShots(shots, Math.round((1.2 / timeScale) * fps));
+  const merged = mergeCloseShots(shots, minGap);
   for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
   return merged;
 }
