@@ -84,7 +84,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
       : undefined,
   });
   keyCounter += n;
-  if (result.non2xx > 0) console.log(`  ${path}: non-2xx answers by status ${JSON.stringify(result.statusCodeStats)}`);
+  if (result.non2xx > 0) console.log(`  ${path}: answers by status (some not 2xx) ${JSON.stringify(result.statusCodeStats)}`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
