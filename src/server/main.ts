@@ -85,7 +85,7 @@ async function drain(server: Server, inFlight: () => number, graceMs: number): P
 
 async function main() {
   highlightRenditionsMode(); // a misspelt SWISH_HIGHLIGHT_RENDITIONS stops the start
-  shutdownGraceSeconds(); // so does a misspelt grace period, rather than the first stop
+  const graceMs = shutdownGraceSeconds() * 1000; // so does a misspelt grace period, rather than the first stop
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
   if (!dev) ensureBuild();
@@ -121,7 +121,6 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const graceMs = shutdownGraceSeconds() * 1000;
     logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
     await drain(server, () => inFlight, graceMs);
     await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));

@@ -732,13 +732,14 @@ export function detectShots(
     if (rimFrame < 0) {
       if (endNear && endVy > 0) rimFrame = last.frame;
       else if (closest < 1.3) rimFrame = closestFrame;
-      else if (passesRimLevel(a, hoop) >= 0) rimFrame = passesRimLevel(a, hoop);
-      else if (endVy > 0 && extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps)) >= 0) rimFrame = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
-      else {
+      else rimFrame = passesRimLevel(a, hoop);
+      if (rimFrame < 0 && endVy > 0) rimFrame = extrapolatedArrival(a, hoop, Math.round((0.6 / timeScale) * fps));
+      if (rimFrame < 0) {
         // the last resort, kept only when no other rule finds the attempt as surely (below): the flight to the board
         // often carries the ball's hold before the release in its track, and a merge would move a release another
         // detection had right
-        if (boardStops && stopsOverRim(a, hoop.x, hoop.y, w) >= 0) atBoard.push({ ...undecidedShot(a, first, stopsOverRim(a, hoop.x, hoop.y, w), Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
+        const atBoardFrame = boardStops ? stopsOverRim(a, hoop.x, hoop.y, w) : -1;
+        if (atBoardFrame >= 0) atBoard.push({ ...undecidedShot(a, first, atBoardFrame, Math.min(1, (p.length / 10) * a.score)), origin: 'flight' });
         continue;
       }
     }
