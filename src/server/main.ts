@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import next from 'next';
 import { ensureDatabase } from './db/bootstrap';
 import { takeOverStopSignals } from './db/embedded';
+import { InFlightRequests } from './in-flight';
 import { createEmbeddedEngine } from './jobs/engine/engine';
 import { inngestMode } from './jobs/engine/env';
 import { logger } from './logger';
@@ -102,15 +103,14 @@ async function main() {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  let inFlight = 0;
+  const requests = new InFlightRequests();
   const server = createServer((req, res) => {
-    inFlight++;
-    res.once('close', () => inFlight--);
-    handle(req, res).catch((err) => {
+    const work = handle(req, res).catch((err) => {
       logger.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
+    requests.track(res, work);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
@@ -122,7 +122,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
-    await drain(server, () => inFlight, graceMs);
+    await drain(server, () => requests.count, graceMs);
     await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
     await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
     process.exit(0);
