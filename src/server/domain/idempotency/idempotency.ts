@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import { AppError } from '../errors';
 
@@ -43,7 +43,11 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
-export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
+/**
+ * `claimedAt` identifies this claim (the row's creation time, as PostgreSQL's text, to the
+ * microsecond): the response is stored only while the key is still this claim's.
+ */
+export type IdempotencyClaim = { kind: 'claimed'; claimedAt: string } | { kind: 'replay'; response: StoredResponse };
 
 /**
  * Claims `key` for this request, or returns the stored response to replay. Exactly one of
@@ -66,8 +70,8 @@ export async function claimIdempotencyKey(
         expiresAt: sql`now() + make_interval(secs => ${IDEMPOTENCY_WINDOW_SECONDS})`,
       })
       .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'claimed' };
+      .returning({ claimedAt: sql<string>`${idempotencyKeys.createdAt}::text` });
+    if (inserted.length) return { kind: 'claimed', claimedAt: inserted[0].claimedAt };
 
     const [row] = await db
       .select({
@@ -82,7 +86,7 @@ export async function claimIdempotencyKey(
       .where(and(eq(idempotencyKeys.organizationId, opts.organizationId), eq(idempotencyKeys.key, opts.key)));
     if (!row) continue; // released meanwhile: try the insert again
     if (row.expired || row.abandoned) {
-      await releaseIdempotencyKey(db, opts);
+      await dropIdempotencyKey(db, opts);
       continue;
     }
     if (row.fingerprint !== opts.fingerprint) {
@@ -102,19 +106,50 @@ export async function claimIdempotencyKey(
   throw new AppError('idempotency_key_in_use', { message: 'This Idempotency-Key is busy; retry in a moment.', param: 'Idempotency-Key' });
 }
 
-/** Stores the response of a claimed key for replays. */
+/**
+ * Stores the response of a claimed key for replays. Called inside the transaction that makes
+ * the request's change, so the change and its stored response commit together: a request that
+ * dies after its commit (or whose next statement fails) leaves a key that replays the change,
+ * never one that lets a retry make it twice.
+ */
 export async function completeIdempotencyKey(
-  db: Database,
-  opts: { organizationId: string; key: string; response: StoredResponse },
+  db: DbOrTx,
+  opts: { organizationId: string; key: string; claimedAt: string; response: StoredResponse },
 ): Promise<void> {
-  await db
+  const stored = await db
     .update(idempotencyKeys)
     .set({ responseStatus: opts.response.status, responseBody: opts.response.body, responseHeaders: opts.response.headers })
-    .where(and(eq(idempotencyKeys.organizationId, opts.organizationId), eq(idempotencyKeys.key, opts.key)));
+    .where(
+      and(
+        eq(idempotencyKeys.organizationId, opts.organizationId),
+        eq(idempotencyKeys.key, opts.key),
+        isNull(idempotencyKeys.responseStatus),
+        sql`${idempotencyKeys.createdAt} = ${opts.claimedAt}::timestamptz`,
+      ),
+    )
+    .returning({ key: idempotencyKeys.key });
+  if (stored.length === 0) {
+    // Taken over as abandoned (the request ran longer than ABANDONED_AFTER_SECONDS): the
+    // other request owns the key now, and this one's transaction must not commit.
+    throw new AppError('idempotency_key_in_use', {
+      message: 'This request ran so long that a retry with the same Idempotency-Key took it over; this one changed nothing.',
+      param: 'Idempotency-Key',
+    });
+  }
 }
 
-/** Forgets a claim whose request failed, so the client can retry with the same key. */
+/**
+ * Forgets a claim whose request failed, so the client can retry with the same key. A key whose
+ * response is stored stays: its change committed, and a retry must replay it.
+ */
 export async function releaseIdempotencyKey(db: Database, opts: { organizationId: string; key: string }): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.organizationId, opts.organizationId), eq(idempotencyKeys.key, opts.key), isNull(idempotencyKeys.responseStatus)));
+}
+
+/** Forgets a key whatever its state: an expired one, or an in-flight marker left by a crash. */
+async function dropIdempotencyKey(db: Database, opts: { organizationId: string; key: string }): Promise<void> {
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.organizationId, opts.organizationId), eq(idempotencyKeys.key, opts.key)));
 }
 

@@ -473,7 +473,14 @@ function unchangedSince(row: CorrectionRow, current: State): boolean {
  */
 export async function applyCorrection(
   db: Database,
-  opts: { organizationId: string; sessionId: string; actor: Actor; correction: Correction },
+  opts: {
+    organizationId: string;
+    sessionId: string;
+    actor: Actor;
+    correction: Correction;
+    /** Runs last inside the transaction (an idempotent request stores its response there). */
+    beforeCommit?: (tx: Tx, correction: ApiCorrection) => Promise<void>;
+  },
 ): Promise<ApiCorrection> {
   return db.transaction(async (tx) => {
     const session = await lockProcessedSession(tx, opts.organizationId, opts.sessionId);
@@ -504,7 +511,9 @@ export async function applyCorrection(
         after,
       })
       .returning();
-    return toApiCorrection(row, true, await userNames(tx, [row]));
+    const correction = toApiCorrection(row, true, await userNames(tx, [row]));
+    await opts.beforeCommit?.(tx, correction);
+    return correction;
   });
 }
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database, Tx } from '../../db/client';
 import { groups, sessions, uploads } from '../../db/schema';
 import { placeHold } from '../billing/holds';
 import { estimateHoldSeconds } from '../billing/money';
@@ -55,7 +55,13 @@ async function remoteSize(url: string): Promise<number | null> {
  */
 export async function createSession(
   db: Database,
-  opts: { organizationId: string; apiKeyId: string | null; input: CreateSessionInput },
+  opts: {
+    organizationId: string;
+    apiKeyId: string | null;
+    input: CreateSessionInput;
+    /** Runs last inside the transaction (an idempotent request stores its response there). */
+    beforeCommit?: (tx: Tx, created: CreatedSession) => Promise<void>;
+  },
 ): Promise<CreatedSession> {
   const { input, organizationId } = opts;
   const source = resolveSource(input.source);
@@ -113,6 +119,8 @@ export async function createSession(
       })
       .returning();
     const [session] = await toApiSessions(tx, [row]);
-    return { session, heldCents: hold.heldCents, availableAfter: hold.availableAfter };
+    const created = { session, heldCents: hold.heldCents, availableAfter: hold.availableAfter };
+    await opts.beforeCommit?.(tx, created);
+    return created;
   });
 }

@@ -1,6 +1,6 @@
 import { authenticateApiKey } from '@/server/domain/api-keys/api-keys';
 import { isAppError } from '@/server/domain/errors';
-import { createSession } from '@/server/domain/sessions/create-session';
+import { createSession, type CreatedSession } from '@/server/domain/sessions/create-session';
 import { getSession, listSessions } from '@/server/domain/sessions/read-sessions';
 import { getDb } from '@/server/db/client';
 import { claimIdempotencyKey, completeIdempotencyKey, requestFingerprint } from '@/server/domain/idempotency/idempotency';
@@ -26,15 +26,23 @@ async function handle(req: Request, { params }: { params: Promise<{ path: string
       const input = await req.json();
       const idempotencyKey = req.headers.get('idempotency-key');
       const scope = { organizationId: key.organizationId, key: idempotencyKey ?? '' };
+      let claimedAt: string | undefined;
       if (idempotencyKey !== null) {
         const claim = await claimIdempotencyKey(db, { ...scope, fingerprint: requestFingerprint('POST', new URL(req.url).pathname, input) });
         if (claim.kind === 'replay') return Response.json(claim.response.body, { status: claim.response.status, headers: { 'Idempotent-Replayed': 'true' } });
+        claimedAt = claim.claimedAt;
       }
-      const created = await createSession(db, { organizationId: key.organizationId, apiKeyId: key.id, input });
+      const headersOf = (c: CreatedSession) => ({ 'X-Service-Cost-Cents': String(c.heldCents), 'X-Service-Balance-Cents': String(c.availableAfter) });
+      const created = await createSession(db, {
+        organizationId: key.organizationId,
+        apiKeyId: key.id,
+        input,
+        beforeCommit: async (tx, c) => {
+          if (claimedAt !== undefined) await completeIdempotencyKey(tx, { ...scope, claimedAt, response: { status: 201, body: c.session, headers: headersOf(c) } });
+        },
+      });
       await notifySessionSubmitted(created.session.id, key.organizationId);
-      const headers = { 'X-Service-Cost-Cents': String(created.heldCents), 'X-Service-Balance-Cents': String(created.availableAfter) };
-      if (idempotencyKey !== null) await completeIdempotencyKey(db, { ...scope, response: { status: 201, body: created.session, headers } });
-      return Response.json(created.session, { status: 201, headers });
+      return Response.json(created.session, { status: 201, headers: headersOf(created) });
     }
     if (id) return Response.json(await getSession(db, { organizationId: key.organizationId, id }));
     const url = new URL(req.url);

@@ -23,13 +23,14 @@ export const createCorrectionRoute = orgProcedure
   .input(ZCreateCorrectionRequest)
   .output(syncOutput(ZCorrection))
   .mutation(({ ctx, input }) =>
-    idempotent(ctx, input, async () => {
+    idempotent(ctx, input, async (record) => {
       const { id, ...rest } = input;
       const created = await applyCorrection(ctx.db, {
         organizationId: ctx.auth.organizationId,
         sessionId: id,
         actor: { userId: ctx.auth.userId, apiKeyId: ctx.auth.apiKeyId },
         correction: toCorrection(rest),
+        beforeCommit: (tx, correction) => record(tx, { status: 201, body: correction, headers: {} }),
       });
       ctx.res.status = 201;
       return created;

@@ -1,4 +1,4 @@
-import { createSession } from '../../../domain/sessions/create-session';
+import { createSession, type CreatedSession } from '../../../domain/sessions/create-session';
 import { idempotent } from '../../idempotency';
 import { orgProcedure } from '../../procedures';
 import { createSessionMeta, ZCreateSessionRequest, ZCreateSessionResponse } from './create-session.types';
@@ -10,12 +10,17 @@ export const createSessionRoute = orgProcedure
   .input(ZCreateSessionRequest)
   .output(syncOutput(ZCreateSessionResponse))
   .mutation(({ ctx, input }) =>
-    idempotent(ctx, input, async () => {
-      const created = await createSession(ctx.db, { organizationId: ctx.auth.organizationId, apiKeyId: ctx.auth.apiKeyId, input });
+    idempotent(ctx, input, async (record) => {
+      const headers = (c: CreatedSession) => ({ 'X-Service-Cost-Cents': String(c.heldCents), 'X-Service-Balance-Cents': String(c.availableAfter) });
+      const created = await createSession(ctx.db, {
+        organizationId: ctx.auth.organizationId,
+        apiKeyId: ctx.auth.apiKeyId,
+        input,
+        beforeCommit: (tx, c) => record(tx, { status: 201, body: c.session, headers: headers(c) }),
+      });
       await notifySessionSubmitted(created.session.id, ctx.auth.organizationId);
       ctx.res.status = 201;
-      ctx.res.headers.set('X-Service-Cost-Cents', String(created.heldCents));
-      ctx.res.headers.set('X-Service-Balance-Cents', String(created.availableAfter));
+      for (const [name, value] of Object.entries(headers(created))) ctx.res.headers.set(name, value);
       return created.session;
     }),
   );
