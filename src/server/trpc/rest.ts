@@ -1,10 +1,10 @@
+import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError, ERROR_CODES, type ApiErrorBody } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { readLimited } from '../domain/net/read-limited';
 import { logger } from '../logger';
 import { toApiError } from './api-error';
-import type { TRPCError } from '@trpc/server';
 import { createContext, type Context, type ResponseParts } from './context';
 import { restOperations } from './operations';
 import { appRouter } from './routers';
