@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+import { CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -94,6 +94,37 @@ describe('arcs', () => {
     const arcs = splitIntoArcs({ id: 1, points: [...hold, ...flight] });
     const main = arcs.find((a) => a.points.length >= 15)!;
     expect(releasePoint(main).frame).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('close flights', () => {
+  const dims = { width: 640, height: 360 };
+  /** 16 frames of a throw rising `rise` ball radii to its apex at frame ~10, drifting 0.8 px a frame sideways. */
+  const upAndDown = (rise: number) => {
+    const r = 5;
+    const c = GRAVITY_NORM_30FPS * r;
+    return splitIntoArcs({ id: 1, points: throwPoints(0, 16, 300, 200, 0.8, -Math.sqrt(4 * c * rise * r), r) })[0];
+  };
+
+  it('takes a ball thrown up and coming down near where it went up as a close flight, not a flight', () => {
+    // Panning games (seed 721 at 39.7 s, 724 at 15.6 s): a close shot's rise fitted gravity over 10–16 points and
+    // climbed 4.7–5.1 ball radii to its apex over the rim, but came back down near its first point (4.1–4.8 ball
+    // radii from first to last point, under the 5 a flight must travel): no flight, and the hoop was dropped.
+    const a = upAndDown(4.5);
+    expect(a.points).toHaveLength(16);
+    expect(isFlightArc(a, 30, dims)).toBe(false);
+    expect(isCloseFlightArc(a, 30, dims)).toBe(true);
+    // rising less, it is not one
+    const low = upAndDown(3);
+    expect(low.points[0].y - low.apexY).toBeLessThan(CLOSE_FLIGHT_RISE * low.r);
+    expect(isCloseFlightArc(low, 30, dims)).toBe(false);
+    // a flight is not a close flight too
+    const [flight] = splitIntoArcs({ id: 2, points: throwPoints(0, 14, 300, 40, -3, 2, 8) });
+    expect(isFlightArc(flight, 30, dims)).toBe(true);
+    expect(isCloseFlightArc(flight, 30, dims)).toBe(false);
+    // a straight glide up (no gravity) is not one either
+    const [glide] = splitIntoArcs({ id: 3, points: Array.from({ length: 12 }, (_, i) => cand(i, 300, 200 - 3 * i)) });
+    expect(isCloseFlightArc(glide, 30, dims)).toBe(false);
   });
 });
 

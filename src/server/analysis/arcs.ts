@@ -103,6 +103,34 @@ export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: 
 }
 
 /**
+ * How far (ball radii, vertically) a close flight must rise from its first point to its apex, or fall from its apex to
+ * its last point (see {@link isCloseFlightArc}).
+ */
+export const CLOSE_FLIGHT_RISE = 4;
+
+/**
+ * A flight too short for {@link isFlightArc}'s travel test that still rose to its apex or fell from it: every other
+ * test of a flight (points, ball size, gravity window, ball score) holds, and the ball climbed to its apex from its
+ * first point, or dropped from its apex to its last point, by ≥ {@link CLOSE_FLIGHT_RISE} ball radii. A close shot
+ * rises from under the rim and comes down near where it went up, so the travel from first to last point (≥ 5 ball
+ * radii) says little about it: on panning games (seed 721 at 39.7 and 17.2 s, seed 724 at 15.6 and 6.5 s) the pieces
+ * that carried the shot over the rim fit gravity (0.6–1.5 g, 10–16 points) and climbed 4.2–5.1 ball radii to their
+ * apex, but travelled 4.1–4.8 from first to last point: no flight saw those shots, and two of their hoops' tracks were
+ * dropped for want of one. Used only at a panning camera's tracked rims (`finish.ts`, `shots.ts#detectShots`).
+ */
+export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
+  const n = a.points.length;
+  if (n < 5 || isFlightArc(a, fps, dims, gScale, window)) return false;
+  const first = a.points[0];
+  const last = a.points[n - 1];
+  if (Math.max(first.y - a.apexY, last.y - a.apexY) < CLOSE_FLIGHT_RISE * a.r) return false;
+  if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
+  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2 * gScale;
+  if (a.gNorm < window[0] * g || a.gNorm > window[1] * g) return false;
+  return a.score > 0.4;
+}
+
+/**
  * A ball falling into view towards the camera's far side at an even pace: the second half of a shot seen from
  * behind the shooter (or from the baseline) whose rise was out of the frame or not followed. The ball then flies
  * away from the camera while it falls, and the perspective takes the acceleration out of its image path, so the

@@ -1,7 +1,7 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
-import { estimateTimeScale, gravityWindowScale, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -92,14 +92,15 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
   );
   const rims = allRims.filter((r) => r.score >= RIM_MIN_SCORE);
-  const shotLike = arcs.filter(
-    (a) =>
-      a.points.length >= 6 &&
-      a.score >= 0.5 &&
-      (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
-        (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2)),
-  );
-  const tracked = moving ? trackedGoals(moving, path, [...shotLike, ...apexContinuations(shotLike, arcs)], fps, dims, timeScale) : [];
+  const isShotLike = (a: Arc) =>
+    a.points.length >= 6 &&
+    a.score >= 0.5 &&
+    (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
+      (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2));
+  const shotLike = arcs.filter(isShotLike);
+  // a panning camera's close shots: flights too short for the travel test, used at its tracked rims only
+  const closeLike = moving ? allArcs.filter((a) => isCloseFlightArc(a, fps, dims, gScale) && isShotLike(a)) : [];
+  const tracked = moving ? trackedGoals(moving, path, [...shotLike, ...apexContinuations(shotLike, arcs)], fps, dims, timeScale, closeLike) : [];
   const persons = personObservations(features, path, medianR(shotLike));
   let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons);
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
@@ -143,7 +144,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents).map((s) => ({ s, k }));
     const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX, true)
+    const nearClose = closeLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
+    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX, true, nearClose)
       .filter((s) => inTrackedSpan(s, span) && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
       .map((s) => ({ s, k }));
   });
@@ -329,6 +331,7 @@ export function trackedGoals(
   fps: number,
   dims: { width: number; height: number },
   timeScale = 1,
+  closeFlights: Arc[] = [],
 ): Array<{ h: HoopEstimate; span: [number, number] }> {
   const follow = Math.round((TRACKED_FOLLOW_S / timeScale) * fps);
   const ballR = medianR(shotLike);
@@ -342,9 +345,12 @@ export function trackedGoals(
       Math.max(0, t.obs[0].index - Math.round(1.5 * fps)),
       Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
     ];
-    const near = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    const fromAbove = near.filter((a) => y - a.apexY >= TRACKED_APEX_OVER_RIM * w);
+    const inSpan = (a: Arc) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= TRACKED_APEX_OVER_RIM * w;
+    const fromAbove = shotLike.filter(inSpan);
     const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH, follow, true);
+    // close flights support the rim but do not measure the ball there: their short pieces near the rim are often
+    // blobs of the board or net (game-14 at 101.5 s: 3.2 px against the ball's 4.9)
+    sup.n += flightSupport(closeFlights.filter(inSpan), x, y, w, TRACKED_REACH, follow, true).n;
     const r = sup.n && sup.r ? sup.r : ballR;
     // the ball measured on the supporting flights near the rim, or over all shot-like flights, whichever fits better: near
     // the rim the ball's blob merges with the rim, board and net (seed 540 at 88–101 s: 5.9 px there, 4.8 over the clip,

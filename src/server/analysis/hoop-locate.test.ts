@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vyAt, type Arc } from './arcs';
+import { isCloseFlightArc, isFlightArc, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
 import { apexContinuations, chooseTarget, flightSupport, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
@@ -208,6 +208,23 @@ describe('tracked hoops of a panning camera', () => {
     // released after the track ended, or at the rim before it began: not this goal's
     expect(inTrackedSpan({ releaseFrame: 205, rimFrame: 230 }, span)).toBe(false);
     expect(inTrackedSpan({ releaseFrame: 60, rimFrame: 95 }, span)).toBe(false);
+  });
+
+  it('keeps a hoop whose only shot is a close flight, too short to be a flight', () => {
+    // Panning games (seed 721 at 39.7 s and 17.2 s, 724 at 15.6 s): a close shot rose from under its tracked rim to
+    // 1.4–2.3 rim widths over it and came back down near where it went up; the rise fitted gravity but travelled under
+    // the 5 ball radii a flight must, so no flight supported the rim, and the hoop was dropped with the shot.
+    const close = flight(9, 60, 385, 106, 397, 97, 1.3 * w, 16);
+    const dims = { width: 640, height: 360 };
+    expect(isFlightArc(close, 30, dims)).toBe(false);
+    expect(isCloseFlightArc(close, 30, dims)).toBe(true);
+    expect(100 - close.apexY).toBeGreaterThanOrEqual(TRACKED_APEX_OVER_RIM * w);
+    expect(trackedGoals([track(400, 100)], path, [], 30, dims)).toHaveLength(0);
+    const goals = trackedGoals([track(400, 100)], path, [], 30, dims, 1, [close]);
+    expect(goals).toHaveLength(1);
+    expect(goals[0].h.support).toBe(1);
+    // one beside the rim is no support
+    expect(trackedGoals([track(400 + 3 * w, 100)], path, [], 30, dims, 1, [close])).toHaveLength(0);
   });
 
   it('keeps a hoop a close shot reaches from 1.4 rim widths above, not one a flight reaches from 0.8', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -463,6 +463,57 @@ describe('close shots seen from a raised panning camera', () => {
     for (let t = 0; t <= 2.8 * ta; t++) bounce[30 + t].push({ frame: 30 + t, x: RIM.x + 4 - 0.2 * t, y: RIM.y - 2 * C * ta * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
     const b = analyse(bounce);
     expect(detectShots(b.arcs, hoop, bounce, b.tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX).filter((s) => s.origin === 'flight')).toHaveLength(0);
+  });
+});
+
+describe('close flights at a panning camera\'s tracked rim', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  const dims = { width: 640, height: 360 };
+  /** A ball thrown up from (RIM.x + dx·w, RIM.y + under·w) to 1.3 rim widths over the rim and falling back to 0.3 over it near its centre. */
+  function closeShot(dx: number, under: number, f0 = 30): BallCandidate[][] {
+    const per: BallCandidate[][] = Array.from({ length: f0 + 60 }, () => []);
+    const x0 = RIM.x + dx * w;
+    const y0 = RIM.y + under * w;
+    const top = RIM.y - 1.3 * w;
+    const ta = Math.sqrt((y0 - top) / C);
+    const n = Math.round(ta + Math.sqrt((RIM.y - 0.3 * w - top) / C));
+    for (let t = 0; t <= n; t++) per[f0 + t].push({ frame: f0 + t, x: x0 + ((RIM.x - x0) * t) / n, y: top + C * (t - ta) * (t - ta), r: R, score: 0.8, ballColour: 0.7 });
+    return per;
+  }
+  const closeArcs = (per: BallCandidate[][]) => {
+    const tracks = linkTracks(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    return { tracks, flights: all.filter((a) => isFlightArc(a, 30, dims)), close: all.filter((a) => isCloseFlightArc(a, 30, dims)) };
+  };
+
+  it('takes a close flight thrown up from under the rim as a close shot', () => {
+    // Panning games (seed 721 at 39.7 s, a 2.0 m swish, and 17.2 s, a 2.7 m rim-out; 724 at 15.6 s, a 1.2 m rim-out):
+    // the ball rose from under the rim to 1.4–2.3 rim widths over it and came down near where it went up, too short a
+    // travel for a flight; no rule saw the attempt.
+    const per = closeShot(-0.6, 0.5);
+    const { tracks, flights, close } = closeArcs(per);
+    expect(flights).toHaveLength(0);
+    expect(close).toHaveLength(1);
+    expect(detectShots(flights, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true)).toHaveLength(0);
+    const shots = detectShots(flights, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true, close);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].origin).toBe('flight');
+    expect(shots[0].releaseFrame).toBe(30);
+    expect(shots[0].confidence).toBeGreaterThanOrEqual(PANNING_MIN_SHOT_CONFIDENCE);
+    expect(CLOSE_FLIGHT_APEX).toBeLessThanOrEqual(1.3);
+  });
+
+  it('takes no close flight from the rim level (a rebound), or thrown from far from the rim', () => {
+    const atRim = closeShot(-0.3, 0);
+    const a = closeArcs(atRim);
+    expect(a.close).toHaveLength(1);
+    expect(detectShots(a.flights, hoop, atRim, a.tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true, a.close)).toHaveLength(0);
+    // the same close shot at a rim farther across than its reach
+    const per = closeShot(-0.6, 0.5);
+    const b = closeArcs(per);
+    const far = { ...hoop, x: hoop.x + (CLOSE_FLIGHT_FROM + 0.5) * w };
+    expect(detectShots(b.flights, far, per, b.tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true, b.close)).toHaveLength(0);
   });
 });
 

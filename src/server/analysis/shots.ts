@@ -681,6 +681,18 @@ export function stopsOverRim(a: Arc, x: number, y: number, w: number): number {
 }
 
 /**
+ * A close flight (`arcs.ts#isCloseFlightArc`) at a panning camera's tracked hoop is a shot when it was released
+ * within {@link CLOSE_FLIGHT_FROM} rim widths across from the rim, under its level, rose ≥ {@link CLOSE_FLIGHT_APEX}
+ * rim widths over it (the height a tracked rim asks of a supporting flight, `finish.ts#TRACKED_APEX_OVER_RIM`), was
+ * not falling onto its start and no other flight was at the rim in the 1.5 s before ({@link shotFromUnderRim}: a
+ * rebound bouncing up off the rim starts at its level, after the shot). How far under the rim it was released is
+ * not asked: seen from high up the stands, a 3.7 m jump shot of a panning game (seed 724 at 6.5 s) left the hands 5
+ * rim widths under the rim, straight below it, and rose to 2.1 over it, where the ball was lost.
+ */
+export const CLOSE_FLIGHT_FROM = 3;
+export const CLOSE_FLIGHT_APEX = 1.0;
+
+/**
  * Finds shot attempts at a hoop: a free flight that rose above the rim level and comes down
  * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
  * rebounds, not shots. Attempts closer than the minimum spacing are merged. `closeApex`: how far
@@ -698,17 +710,21 @@ export function detectShots(
   descents: Arc[] = [],
   closeApex = 1.2,
   boardStops = false,
+  closeFlights: Arc[] = [],
 ): ShotDetection[] {
   const w = hoop.w;
   const shots: ShotDetection[] = [];
   const atBoard: ShotDetection[] = [];
   const sorted = [...arcs].sort((a, b) => a.points[0].frame - b.points[0].frame);
-  for (const a of sorted) {
+  const close = new Set(closeFlights);
+  for (const a of [...sorted, ...closeFlights]) {
     const p = a.points;
     const first = releasePoint(a);
     const last = p[p.length - 1];
+    // a close flight (`arcs.ts#isCloseFlightArc`) is taken only as a close shot: thrown up from under the rim, near it
+    if (close.has(a) && (Math.abs(first.x - hoop.x) > CLOSE_FLIGHT_FROM * w || !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, CLOSE_FLIGHT_APEX))) continue;
     // Starting at the rim: a rebound, unless a close shot from under the rim or the end of a shot falling into it.
-    const forcedRim = fallingIntoRim(a, hoop, sorted, fps, timeScale);
+    const forcedRim = close.has(a) ? -1 : fallingIntoRim(a, hoop, sorted, fps, timeScale);
     if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
