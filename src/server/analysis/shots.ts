@@ -108,6 +108,7 @@ export type MakeRule =
   | 'still-net'
   | 'cross-overruled'
   | 'rim-outside'
+  | 'bounce-net-still'
   | 'exit-up'
   | 'exit-down'
   | 'exit-sideways'
@@ -477,6 +478,24 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
   }
   const hw = hoop.w / 2;
   return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
+}
+
+/** Net swing after the crossing (`netAfter`) under which the net of a ball back down from a bounce did not move (see {@link bounceNetStill}). */
+export const BOUNCE_NET_AFTER = 0.02;
+/** Net-box motion from the last arrival (`netMotion`) under which the ball did not drag the net on its way down (see {@link bounceNetStill}). */
+export const BOUNCE_NET_MOTION = 0.1;
+
+/**
+ * A ball read from its last arrival (it bounced up off the rim and came back down, {@link lastArrival}) whose net neither
+ * moved much while it came down (`netMotion` < {@link BOUNCE_NET_MOTION}) nor swung after the crossing (`netAfter` <
+ * {@link BOUNCE_NET_AFTER}): it fell in front of or behind the net. The clip's own reference, which the net-swing veto
+ * needs, is not asked: the bounce was the rim contact, so only a make's drop through the net swings it now. Measured on
+ * the fixed cameras of the tuning, seen and dev sets: re-anchored makes `netMotion` 0.10–0.21, `netAfter` 0.08–0.14;
+ * re-anchored rim-outs 0.00–0.065 and ≤ 0.001 (cases-27 at 21.2 s, called made: its clip's makes swing their nets
+ * little, and the reference, 0.019, kept the net-swing veto off). Applied to fixed cameras only (`classifyMake`).
+ */
+export function bounceNetStill(ev: Pick<MakeEvidence, 'netMotion' | 'netAfter'>): boolean {
+  return ev.netMotion < BOUNCE_NET_MOTION && ev.netAfter < BOUNCE_NET_AFTER;
 }
 
 /** Ball sightings over the rim after a net-bottom crossing from which that crossing was not the ball (fixed cameras; see {@link ballOverRimAfter}). */
@@ -959,6 +978,13 @@ export function classifyMake(
       made = false;
       conf = 0.6;
       ev.decidedBy = 'rim-outside';
+    }
+    // Back down from a bounce off the rim (fixed cameras): a ball that drops through the net now drags it, one that falls
+    // in front of or behind it leaves it still, whatever the clip's other nets show (see bounceNetStill).
+    if (made && back >= 0 && !movingCamera && bounceNetStill(ev)) {
+      made = false;
+      conf = 0.6;
+      ev.decidedBy = 'bounce-net-still';
     }
     if (bestExit) {
       const e = bestExit;
