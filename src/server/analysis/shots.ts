@@ -60,6 +60,12 @@ export interface MakeEvidence {
   crossOffset: number;
   /** Where the ball last crossed the rim level going down before that, in rim half-widths (NaN when not seen). */
   rimCrossOffset: number;
+  /**
+   * Ball sightings over the rim in the 0.5 s after the first net-bottom crossing (see {@link ballOverRimAfter}); a fixed
+   * camera whose count reaches {@link OVER_RIM_AFTER_CROSS} reads the crossing again from after the last of them. 0
+   * without a crossing or at a panning camera's tracked hoop.
+   */
+  overRimAfterCross: number;
   /** Moving pixels in the net box (below the rim, inside its span) in the 0.6 s after rim arrival, per box area and frame (NaN without motion data). A ball passing through the net moves it; a ball dropping in front of or behind it barely does. */
   netMotion: number;
   /**
@@ -102,6 +108,7 @@ export type MakeRule =
   | 'still-net'
   | 'cross-overruled'
   | 'rim-outside'
+  | 'bounce-net-still'
   | 'exit-up'
   | 'exit-down'
   | 'exit-sideways'
@@ -123,6 +130,7 @@ function emptyEvidence(): MakeEvidence {
     dwellFrames: 0,
     crossOffset: NaN,
     rimCrossOffset: NaN,
+    overRimAfterCross: 0,
     netMotion: 0,
     netAfter: NaN,
     netLate: NaN,
@@ -472,6 +480,53 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
   return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
 }
 
+/** Net swing after the crossing (`netAfter`) under which the net of a ball back down from a bounce did not move (see {@link bounceNetStill}). */
+export const BOUNCE_NET_AFTER = 0.02;
+/** Net-box motion from the last arrival (`netMotion`) under which the ball did not drag the net on its way down (see {@link bounceNetStill}). */
+export const BOUNCE_NET_MOTION = 0.1;
+
+/**
+ * A ball read from its last arrival (it bounced up off the rim and came back down, {@link lastArrival}) whose net neither
+ * moved much while it came down (`netMotion` < {@link BOUNCE_NET_MOTION}) nor swung after the crossing (`netAfter` <
+ * {@link BOUNCE_NET_AFTER}): it fell in front of or behind the net. The clip's own reference, which the net-swing veto
+ * needs, is not asked: the bounce was the rim contact, so only a make's drop through the net swings it now. Measured on
+ * the fixed cameras of the tuning, seen and dev sets: re-anchored makes `netMotion` 0.10–0.21, `netAfter` 0.08–0.14;
+ * re-anchored rim-outs 0.00–0.065 and ≤ 0.001 (cases-27 at 21.2 s, called made: its clip's makes swing their nets
+ * little, and the reference, 0.019, kept the net-swing veto off). Applied to fixed cameras only (`classifyMake`).
+ */
+export function bounceNetStill(ev: Pick<MakeEvidence, 'netMotion' | 'netAfter'>): boolean {
+  return ev.netMotion < BOUNCE_NET_MOTION && ev.netAfter < BOUNCE_NET_AFTER;
+}
+
+/** Ball sightings over the rim after a net-bottom crossing from which that crossing was not the ball (fixed cameras; see {@link ballOverRimAfter}). */
+export const OVER_RIM_AFTER_CROSS = 3;
+
+/**
+ * Ball sightings over the rim in the frames after `f0` up to `f1`: candidates of ball size and a good score (≥ 0.5)
+ * within 1.5 rim widths across, from 1.5 rim widths above the rim down to just under its level (0.1 rim widths), and
+ * the frame of the last one (-1 without any). After the ball has crossed the net-bottom level going through the net
+ * it is not seen up there again within half a second; a rim-out or bank-out whose contact shook the net, with a blob
+ * of the net crossing that level, is. Traced on the tuning set (fixed cameras): a bank-out that flew off sideways over
+ * the rim level (game-15 at 13.3 s, 3 sightings after the crossing) and a rim-out that sat on the rim for half a
+ * second and then fell behind the net (game-17 at 114.4 s, 4 sightings; its fall crossed the net-bottom level 13
+ * frames after the blob did, and the net, still after that, tells the miss). Every make of a fixed camera on the
+ * tuning set shows none; a panning camera's moving image puts ball-like blobs there on makes too (up to 4).
+ */
+export function ballOverRimAfter(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number): { count: number; last: number } {
+  const w = hoop.w;
+  let count = 0;
+  let last = -1;
+  for (let f = Math.floor(f0) + 1; f <= Math.min(candidates.length - 1, f1); f++) {
+    for (const q of candidates[f] ?? []) {
+      if (q.score < 0.5 || q.r < 0.5 * hoop.ballR || q.r > 1.8 * hoop.ballR) continue;
+      if (Math.abs(q.x - hoop.x) > 1.5 * w || q.y > hoop.y + 0.1 * w || q.y < hoop.y - 1.5 * w) continue;
+      count++;
+      last = f;
+    }
+  }
+  return { count, last };
+}
+
 /** See {@link MakeEvidence.riseAfterRim}. */
 export function riseAfterRim(s: ShotDetection, tracks: Track[], hoop: HoopEstimate, fps: number, timeScale = 1): number {
   const w = hoop.w;
@@ -769,7 +824,8 @@ export function detectShots(
   for (const s of atBoard) if (!shots.some((o) => Math.abs(o.rimFrame - s.rimFrame) < minGap && o.confidence >= s.confidence)) shots.push(s);
   shots.sort((x, y) => x.rimFrame - y.rimFrame);
   const merged = mergeCloseShots(shots, minGap);
-  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion);
+  // `boardStops` is asked for at a panning camera's tracked hoops only: the camera moves.
+  for (const s of merged) classifyMake(s, arcs, tracks, hoop, candidates, fps, timeScale, motion, boardStops);
   return merged;
 }
 
@@ -827,6 +883,7 @@ export function classifyMake(
   fps: number,
   timeScale: number,
   motion?: MotionProbe,
+  movingCamera = false,
 ): void {
   const w = hoop.w;
   const a = s.arc;
@@ -883,7 +940,15 @@ export function classifyMake(
   };
   ev.netMotion = motion ? netBox(rimFrame, rimFrame + netWin) : NaN;
   ev.netLate = motion ? netBox(rimFrame + Math.round((0.5 / timeScale) * fps), rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
-  const cross = netCrossing(at, tracks, hoop, Math.round((1.8 / timeScale) * fps));
+  const crossWin = Math.round((1.8 / timeScale) * fps);
+  let cross = netCrossing(at, tracks, hoop, crossWin);
+  // The ball seen over the rim after that crossing had not gone through yet: the first crossing was something else (a
+  // blob of the net the rim contact shook), and the ball's own crossing, if any, comes after it (see ballOverRimAfter).
+  if (!movingCamera && Number.isFinite(cross.frame)) {
+    const over = ballOverRimAfter(candidates, hoop, cross.frame, cross.frame + (0.5 / timeScale) * fps);
+    ev.overRimAfterCross = over.count;
+    if (over.count >= OVER_RIM_AFTER_CROSS) cross = netCrossing({ ...s, rimFrame: over.last }, tracks, hoop, rimFrame + crossWin - over.last);
+  }
   ev.crossOffset = cross.net;
   ev.rimCrossOffset = cross.rim;
   if (motion && !Number.isNaN(cross.frame)) {
@@ -929,6 +994,13 @@ export function classifyMake(
       made = false;
       conf = 0.6;
       ev.decidedBy = 'rim-outside';
+    }
+    // Back down from a bounce off the rim (fixed cameras): a ball that drops through the net now drags it, one that falls
+    // in front of or behind it leaves it still, whatever the clip's other nets show (see bounceNetStill).
+    if (made && back >= 0 && !movingCamera && bounceNetStill(ev)) {
+      made = false;
+      conf = 0.6;
+      ev.decidedBy = 'bounce-net-still';
     }
     if (bestExit) {
       const e = bestExit;
