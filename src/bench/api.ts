@@ -14,7 +14,7 @@
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { benchOrganization, startBenchServer } from './server';
+import { benchOrganization, startBenchServer, stopBenchServer } from './server';
 import { closeDb, getDb } from '../server/db/client';
 import { newId } from '../server/domain/ids';
 import { highlights, players, sessions, shots, usageEvents } from '../server/db/schema';
@@ -160,7 +160,7 @@ async function main() {
       console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms | ${r.floor.rps.toFixed(0)} | ${r.floor.p50} ms | ${r.floor.p99} ms | ${(r.api.rps / r.floor.rps).toFixed(2)} |`);
     }
   } finally {
-    server.kill('SIGTERM');
+    await stopBenchServer(server);
   }
 }
 

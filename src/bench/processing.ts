@@ -19,7 +19,7 @@ import { renderSyntheticGame } from '../server/analysis/synth/render';
 import { closeDb, getDb } from '../server/db/client';
 import { sessions } from '../server/db/schema';
 import { ffmpegPath } from '../server/media/ffmpeg';
-import { benchOrganization, startBenchServer } from './server';
+import { benchOrganization, startBenchServer, stopBenchServer } from './server';
 
 const run = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3310);
@@ -151,7 +151,7 @@ async function main() {
     console.log(`\nall videos: ${totalVideo} s of video in ${totalWall.toFixed(1)} s → ${(totalVideo / totalWall).toFixed(2)}× real time`);
     await closeDb();
   } finally {
-    server.kill('SIGTERM');
+    await stopBenchServer(server);
     http.close();
   }
 }

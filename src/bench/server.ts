@@ -32,6 +32,25 @@ export function startBenchServer(opts: { port: number; dataDir: string; dbPort: 
 }
 
 /**
+ * Stops a bench server and waits for it to exit: it finishes its requests in flight and stops
+ * its jobs engine and database first (a graceful stop), and the next bench must not start on
+ * the same ports and data directory before that is done. After `timeoutMs` it is killed.
+ */
+export async function stopBenchServer(child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    console.error(`the bench server did not stop within ${timeoutMs / 1000} s: killed`);
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  await exited;
+  clearTimeout(timer);
+  console.log(`server stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
  * Connects this process to the bench server's database and creates an organization with
  * credit and one production key whose rate limit is lifted (the explicit per-key setting).
  */
