@@ -1,26 +1,48 @@
 import type { ServerResponse } from 'node:http';
 
+interface Entry {
+  res: ServerResponse;
+  settled: boolean;
+}
+
 /**
- * Counts the requests in flight for a graceful stop. A request counts until both its handler
- * has settled and its response has closed: a client that hangs up closes the response at
- * once, but the handler goes on (a POST may still be committing), and the database must not
- * be stopped under it; a streamed body, the other way round, outlives its handler.
+ * Counts the requests in flight for a graceful stop. A request is done when its response has
+ * closed and its handler has answered: it settled, or it sent the response's head. A client
+ * that hangs up before the answer closes the response at once while the handler goes on (a
+ * POST may still be committing), and the database must not be stopped under it. A client that
+ * hangs up while the answer is being written leaves nothing to wait for — and Next.js's
+ * request handler never settles then (it reports the pipe's `aborted` instead), so waiting for
+ * it would hold every stop for the whole grace period.
  */
 export class InFlightRequests {
-  #count = 0;
+  #open = new Set<Entry>();
 
   get count(): number {
-    return this.#count;
+    for (const entry of this.#open) if (InFlightRequests.#done(entry)) this.#open.delete(entry);
+    return this.#open.size;
+  }
+
+  static #done(entry: Entry): boolean {
+    return entry.res.closed && (entry.settled || entry.res.headersSent);
   }
 
   /** `work` is the request's handler; it must not reject (catch and answer before). */
   track(res: ServerResponse, work: Promise<unknown>): void {
-    this.#count++;
-    let open = 2;
-    const end = () => {
-      if (--open === 0) this.#count--;
+    const entry: Entry = { res, settled: false };
+    this.#open.add(entry);
+    const check = () => {
+      if (InFlightRequests.#done(entry)) this.#open.delete(entry);
     };
-    res.once('close', end);
-    work.then(end, end);
+    res.once('close', check);
+    work.then(
+      () => {
+        entry.settled = true;
+        check();
+      },
+      () => {
+        entry.settled = true;
+        check();
+      },
+    );
   }
 }
