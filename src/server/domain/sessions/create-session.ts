@@ -36,6 +36,11 @@ export interface CreatedSession {
   availableAfter: number;
 }
 
+/** The submit response's cost headers (SPEC §4.1): the cents held and the balance left after the hold. */
+export function costHeaders(created: CreatedSession): Record<string, string> {
+  return { 'X-Service-Cost-Cents': String(created.heldCents), 'X-Service-Balance-Cents': String(created.availableAfter) };
+}
+
 /** Bounded HEAD for a URL source's size; any failure just means "unknown". */
 async function remoteSize(url: string): Promise<number | null> {
   try {

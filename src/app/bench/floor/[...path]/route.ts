@@ -1,6 +1,6 @@
 import { authenticateApiKey } from '@/server/domain/api-keys/api-keys';
 import { isAppError } from '@/server/domain/errors';
-import { createSession, type CreatedSession } from '@/server/domain/sessions/create-session';
+import { costHeaders, createSession } from '@/server/domain/sessions/create-session';
 import { getSession, listSessions } from '@/server/domain/sessions/read-sessions';
 import { getDb } from '@/server/db/client';
 import { claimIdempotencyKey, completeIdempotencyKey, requestFingerprint } from '@/server/domain/idempotency/idempotency';
@@ -32,17 +32,16 @@ async function handle(req: Request, { params }: { params: Promise<{ path: string
         if (claim.kind === 'replay') return Response.json(claim.response.body, { status: claim.response.status, headers: { 'Idempotent-Replayed': 'true' } });
         claimedAt = claim.claimedAt;
       }
-      const headersOf = (c: CreatedSession) => ({ 'X-Service-Cost-Cents': String(c.heldCents), 'X-Service-Balance-Cents': String(c.availableAfter) });
       const created = await createSession(db, {
         organizationId: key.organizationId,
         apiKeyId: key.id,
         input,
         beforeCommit: async (tx, c) => {
-          if (claimedAt !== undefined) await completeIdempotencyKey(tx, { ...scope, claimedAt, response: { status: 201, body: c.session, headers: headersOf(c) } });
+          if (claimedAt !== undefined) await completeIdempotencyKey(tx, { ...scope, claimedAt, response: { status: 201, body: c.session, headers: costHeaders(c) } });
         },
       });
       await notifySessionSubmitted(created.session.id, key.organizationId);
-      return Response.json(created.session, { status: 201, headers: headersOf(created) });
+      return Response.json(created.session, { status: 201, headers: costHeaders(created) });
     }
     if (id) return Response.json(await getSession(db, { organizationId: key.organizationId, id }));
     const url = new URL(req.url);

@@ -1,4 +1,4 @@
-import { createSession, type CreatedSession } from '../../../domain/sessions/create-session';
+import { costHeaders, createSession } from '../../../domain/sessions/create-session';
 import { idempotent } from '../../idempotency';
 import { orgProcedure } from '../../procedures';
 import { createSessionMeta, ZCreateSessionRequest, ZCreateSessionResponse } from './create-session.types';
@@ -11,16 +11,15 @@ export const createSessionRoute = orgProcedure
   .output(syncOutput(ZCreateSessionResponse))
   .mutation(({ ctx, input }) =>
     idempotent(ctx, input, async (record) => {
-      const headers = (c: CreatedSession) => ({ 'X-Service-Cost-Cents': String(c.heldCents), 'X-Service-Balance-Cents': String(c.availableAfter) });
       const created = await createSession(ctx.db, {
         organizationId: ctx.auth.organizationId,
         apiKeyId: ctx.auth.apiKeyId,
         input,
-        beforeCommit: (tx, c) => record(tx, { status: 201, body: c.session, headers: headers(c) }),
+        beforeCommit: (tx, c) => record(tx, { status: 201, body: c.session, headers: costHeaders(c) }),
       });
       await notifySessionSubmitted(created.session.id, ctx.auth.organizationId);
       ctx.res.status = 201;
-      for (const [name, value] of Object.entries(headers(created))) ctx.res.headers.set(name, value);
+      for (const [name, value] of Object.entries(costHeaders(created))) ctx.res.headers.set(name, value);
       return created.session;
     }),
   );
