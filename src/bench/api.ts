@@ -6,14 +6,21 @@
  * Seeds: one session with 100 shots, 100 highlights and 10 players; 100 more sessions
  * with 10 of each. The bench key has its rate limit lifted through the per-key setting.
  *
- * Per case: a warm-up of each side, /v1 at 1 connection (latency without a queue), then
- * /v1 and the floor at BENCH_CONNECTIONS (32) in turn (see `inTurn`). POSTs carry unique
+ * Per case: a warm-up of each side, each side at 1 connection (latency without a queue, CPU per
+ * request), then /v1 and the floor at BENCH_CONNECTIONS (32) in turn (see `inTurn`). POSTs carry unique
  * Idempotency-Keys across the whole run (a reused key would be a replay, or a 400 on the
  * other side's path), and their sessions are processed in the background meanwhile (each
  * fails at its unreachable source), on both sides alike.
+ *
+ * Besides req/s, each side's CPU per request at 1 connection: the server process's CPU seconds
+ * over the run (from /proc, Linux) divided by the requests it answered. Throughput on a shared
+ * machine moves with whatever else runs; CPU per request much less, so the CPU ratio (floor ÷
+ * /v1) is the steadier comparison of the two sides' work. PostgreSQL's CPU (its own processes)
+ * is left out: both sides run the same SQL.
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { procCpuSeconds } from './cpu';
 import { benchOrganization, startBenchServer, stopBenchServer } from './server';
 import { closeDb, getDb } from '../server/db/client';
 import { newId } from '../server/domain/ids';
@@ -67,12 +74,18 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** the server process's CPU milliseconds per answered request; NaN where /proc is missing */
+  cpuMs: number;
 }
+
+let serverStat = '/proc/self/stat';
+const serverCpu = () => procCpuSeconds(serverStat)?.own ?? Number.NaN;
 
 type Load = { connections?: number; seconds?: number };
 
 async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string } & Load): Promise<Figures> {
   let n = 0;
+  const cpuBefore = serverCpu();
   const result = await autocannon({
     url: base + path,
     connections: opts.connections ?? CONNECTIONS,
@@ -83,9 +96,10 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
       ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keyCounter + n++}` } }) }]
       : undefined,
   });
+  const cpuMs = ((serverCpu() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   keyCounter += n;
   if (result.non2xx > 0) console.log(`  ${path}: answers by status (some not 2xx) ${JSON.stringify(result.statusCodeStats)}`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, cpuMs };
 }
 
 /**
@@ -110,6 +124,7 @@ async function inTurn(
     p50: Math.round(f.reduce((s, x) => s + x.p50, 0) / f.length),
     p99: Math.round(f.reduce((s, x) => s + x.p99, 0) / f.length),
     errors: f.reduce((s, x) => s + x.errors, 0),
+    cpuMs: f.reduce((s, x) => s + x.cpuMs, 0) / f.length,
   });
   const rates = (f: Figures[]) => f.map((x) => x.rps.toFixed(0)).join(', ');
   if (order.length > 2) console.log(`  slices (req/s): floor ${rates(slices.floor)}; /v1 ${rates(slices.api)}`);
@@ -119,6 +134,7 @@ async function inTurn(
 async function main() {
   console.log(`bench:api — ${CONNECTIONS} connections, ${DURATION} s per side and case, production build on :${PORT}; load average ${loadavg()[0].toFixed(1)}`);
   const server = await startBenchServer({ port: PORT, dataDir: DATA_DIR, dbPort: DB_PORT, env: { SWISH_BENCH_FLOOR: '1' } });
+  serverStat = `/proc/${server.pid}/stat`;
   try {
     const { org, key } = await benchOrganization({ dataDir: DATA_DIR, dbPort: DB_PORT, grantCents: 1_000_000_000 });
     const auth = `Bearer ${key.secret}`;
@@ -144,17 +160,23 @@ async function main() {
     for (const [name, api, floor, order] of cases) {
       await api({ seconds: 5 }); // warm-up: JIT, connection pool, route compilation
       await floor({ seconds: 5 });
-      // Latency without queueing: at 32 connections a request waits for the ones ahead of it
-      // (latency ≈ connections ÷ throughput), so p99 there is mostly the queue, not the request.
-      alone.push({ case: name, api: await api({ connections: 1 }) });
+      // At 1 connection: latency without queueing (at 32 connections a request waits for the ones
+      // ahead of it, latency ≈ connections ÷ throughput, so p99 there is mostly the queue), and
+      // CPU per request without requests left in flight at a slice's end (at 32 connections a page
+      // of 100 sessions leaves up to 32 of its ~100 requests running into the next slice).
+      alone.push({ case: name, api: await api({ connections: 1 }), floor: await floor({ connections: 1 }) });
       const { api: a, floor: f } = await inTurn(order, api, floor);
       rows.push({ case: name, api: a, floor: f });
       console.log(
         `${name}\n  /v1:   ${a.rps.toFixed(0)} req/s  p50 ${a.p50} ms  p99 ${a.p99} ms  errors ${a.errors}\n  floor: ${f.rps.toFixed(0)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  errors ${f.errors}\n  ratio (req/s /v1 ÷ floor): ${(a.rps / f.rps).toFixed(2)}`,
       );
     }
-    console.log('\n| case (/v1, 1 connection) | req/s | p50 | p99 |\n|---|---|---|---|');
-    for (const r of alone) console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms |`);
+    console.log('\n| case (1 connection) | /v1 req/s | p50 | p99 | CPU ms/req | floor CPU ms/req | CPU ratio (floor ÷ /v1) |\n|---|---|---|---|---|---|---|');
+    for (const r of alone) {
+      console.log(
+        `| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms | ${r.api.cpuMs.toFixed(1)} | ${r.floor.cpuMs.toFixed(1)} | ${(r.floor.cpuMs / r.api.cpuMs).toFixed(2)} |`,
+      );
+    }
     console.log('\n| case | /v1 req/s | p50 | p99 | floor req/s | p50 | p99 | ratio |\n|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(`| ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p50} ms | ${r.api.p99} ms | ${r.floor.rps.toFixed(0)} | ${r.floor.p50} ms | ${r.floor.p99} ms | ${(r.api.rps / r.floor.rps).toFixed(2)} |`);

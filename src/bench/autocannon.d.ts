@@ -6,7 +6,8 @@ declare module 'autocannon' {
     p99: number;
   }
   interface Result {
-    requests: Histogram;
+    /** `total`: the requests answered in the run */
+    requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;
     statusCodeStats: Record<string, { count: number }>;

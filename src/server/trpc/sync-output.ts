@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { compileOutputCheck } from './output-check';
 
 const synchronous = new WeakSet<object>();
 
@@ -14,10 +15,18 @@ const synchronous = new WeakSet<object>();
  * its synchronous parse. None of the output schemas has an asynchronous refinement; one added
  * later would throw "Encountered Promise during synchronous parse" in every test that reaches
  * it. The schema object itself is changed, not a clone, so that its OpenAPI component id stays.
+ *
+ * Before the parse, `compileOutputCheck`'s check looks at the value without copying it: a value
+ * that is already what the parse would return (the serialisers build the schema's shape) is
+ * handed on as it is, and only one that is not (a key the allowlist strips, a wrong value) goes
+ * through the parse, which strips or throws as before.
  */
 export function syncOutput<T extends z.ZodType>(schema: T): T {
   if (!synchronous.has(schema)) {
-    schema.parseAsync = async (data, params) => schema.parse(data, params);
+    const exact = compileOutputCheck(schema);
+    schema.parseAsync = exact
+      ? async (data, params) => (exact(data) ? (data as z.output<T>) : schema.parse(data, params))
+      : async (data, params) => schema.parse(data, params);
     synchronous.add(schema);
   }
   return schema;

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { highlights, players, sessions, shots } from '../../db/schema';
 import { makeOrg } from '../../../test/db';
 import { newId } from '../ids';
+import { compileOutputCheck } from '../../trpc/output-check';
+import { ZListShotsResponse } from '../../trpc/routers/sessions/list-session-children.types';
+import { ZGetSessionResponse } from '../../trpc/routers/sessions/get-session.types';
+import { ZListSessionsResponse } from '../../trpc/routers/sessions/list-sessions.types';
 import { getSession, listSessionShots, listSessions } from './read-sessions';
 
 const box = { points: 2, fg_2pt_att: 1, fg_2pt_make: 1, fg_3pt_att: 0, fg_3pt_make: 0, ft_att: 0, ft_make: 0, assist: 0, rebound: 0 };
@@ -59,5 +63,11 @@ describe('session serialization', () => {
     expect(rest.data.map((x) => x.id)).toEqual(shotIds.slice(100));
     const list = await listSessions(db, { organizationId: org.id, params: { limit: 100 } });
     expect(list.data[0]).toEqual(s);
+
+    // Built in the public shape, key for key and in order (the jsonb columns too), so the
+    // responses' output check takes them as they are instead of copying them through zod.
+    expect(compileOutputCheck(ZGetSessionResponse)!(s)).toBe(true);
+    expect(compileOutputCheck(ZListSessionsResponse)!(list)).toBe(true);
+    expect(compileOutputCheck(ZListShotsResponse)!(rest)).toBe(true);
   });
 });
