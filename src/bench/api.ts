@@ -83,7 +83,26 @@ const serverCpu = () => procCpuSeconds(serverStat)?.own ?? Number.NaN;
 
 type Load = { connections?: number; seconds?: number };
 
+/**
+ * Waits until the server is idle (under 10 % of a core over 250 ms, at most 20 s). autocannon
+ * ends a run by closing its connections, but the server still finishes the requests they had
+ * sent: at 32 connections a page of 100 sessions leaves up to 32 of them, seconds of work, which
+ * would otherwise be done during, and counted against, the next side's run.
+ */
+async function serverIdle(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let last = serverCpu();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = serverCpu();
+    if (!(now - last > 0.025)) return; // also ends at once where /proc is missing (NaN)
+    last = now;
+  }
+  console.log('  (the server was still busy 20 s after the run)');
+}
+
 async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string } & Load): Promise<Figures> {
+  await serverIdle();
   let n = 0;
   const cpuBefore = serverCpu();
   const result = await autocannon({
@@ -96,6 +115,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
       ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keyCounter + n++}` } }) }]
       : undefined,
   });
+  await serverIdle(); // the requests still in flight at the end are this run's work
   const cpuMs = ((serverCpu() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   keyCounter += n;
   if (result.non2xx > 0) console.log(`  ${path}: answers by status (some not 2xx) ${JSON.stringify(result.statusCodeStats)}`);
@@ -109,7 +129,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
  * half-length slices: its sessions are processed in the background while it runs, a load that
  * grows over the case and so falls on both sides alike. (Slices must stay long against the
  * latency: a page of 100 sessions takes seconds at 32 connections, and requests still in
- * flight when a slice ends do not count.)
+ * flight when a slice ends do not count; each slice starts on an idle server, `serverIdle`.)
  */
 async function inTurn(
   order: Array<'api' | 'floor'>,
@@ -162,8 +182,8 @@ async function main() {
       await floor({ seconds: 5 });
       // At 1 connection: latency without queueing (at 32 connections a request waits for the ones
       // ahead of it, latency ≈ connections ÷ throughput, so p99 there is mostly the queue), and
-      // CPU per request without requests left in flight at a slice's end (at 32 connections a page
-      // of 100 sessions leaves up to 32 of its ~100 requests running into the next slice).
+      // CPU per request with at most one request cut off at the end (at 32 connections a page of
+      // 100 sessions leaves up to 32 of its ~100 requests unanswered, their CPU still spent).
       alone.push({ case: name, api: await api({ connections: 1 }), floor: await floor({ connections: 1 }) });
       const { api: a, floor: f } = await inTurn(order, api, floor);
       rows.push({ case: name, api: a, floor: f });
