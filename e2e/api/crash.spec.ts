@@ -10,8 +10,9 @@ import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 /**
  * kill -9 of the whole service while a session is processing: on restart the embedded
  * engine resumes the run from its last finished step; the session is processed once and
- * charged once. And a graceful stop (SIGTERM, as a rolling deploy sends) that lets the
- * requests in flight finish.
+ * charged once. A graceful stop (SIGTERM, as a rolling deploy sends) while a session is
+ * analysed: the analysis is stopped before the database, and the run resumes at the restart.
+ * And a graceful stop that lets the requests in flight finish.
  */
 test.describe.configure({ timeout: 400_000 });
 
@@ -21,8 +22,9 @@ const DATA_DIR = `${process.env.E2E_DATA_DIR ?? '.data/e2e'}-crash`;
 const DB_PORT = String(Number(process.env.E2E_DB_PORT ?? 54349) + 40);
 const base = `http://127.0.0.1:${PORT}`;
 
-function startServer(): ChildProcess {
-  return spawn('node', ['--import', 'tsx', 'src/server/main.ts'], {
+/** Starts the service; with `output`, what it prints (stdout and stderr) is collected there. */
+function startServer(output?: string[]): ChildProcess {
+  const child = spawn('node', ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -34,8 +36,18 @@ function startServer(): ChildProcess {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
     },
-    stdio: 'ignore',
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  for (const stream of output ? [child.stdout!, child.stderr!] : []) stream.on('data', (chunk) => output!.push(String(chunk)));
+  return child;
+}
+
+/** A graceful stop of the running server, if there is one; resolves with its exit code. */
+async function stopServer(): Promise<number | null> {
+  if (!server || server.exitCode !== null) return server?.exitCode ?? null;
+  const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+  server.kill('SIGTERM');
+  return exited;
 }
 
 async function healthy() {
@@ -50,17 +62,56 @@ async function healthy() {
   throw new Error('server did not start');
 }
 
-let fixtures: FixtureServer;
+let fixtures: FixtureServer | undefined;
 let server: ChildProcess | undefined;
 
 test.afterAll(async () => {
-  // a graceful stop, so the server also stops its embedded PostgreSQL
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server!.once('exit', r));
-  }
+  await stopServer(); // a graceful stop, so the server also stops its embedded PostgreSQL
   await fixtures?.close();
 });
+
+/** The fixture server with a 45-second synthetic game, `long.mp4` (rendered once per run). */
+async function longGame(): Promise<string> {
+  if (!fixtures) {
+    const dir = join('test-results', 'crash-fixtures');
+    fixtures = await startFixtureServer(dir, { only: [] });
+    await renderSyntheticGame({ seed: 8, width: 640, height: 360, durationSeconds: 45 }, join(dir, 'long.mp4'));
+  }
+  return fixtures.url('long.mp4');
+}
+
+/** Polls a session until it is processed or failed. */
+async function finished(id: string, auth: Record<string, string>) {
+  for (let i = 0; ; i++) {
+    const s = await (await fetch(`${base}/v1/sessions/${id}`, { headers: auth })).json();
+    if (s.status === 'processed' || s.status === 'failed') return s;
+    expect(i, 'session finishes after the restart').toBeLessThan(600);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Polls a session until its pipeline is past the source stage and into the analysis. */
+async function analysing(id: string, auth: Record<string, string>) {
+  for (let i = 0; ; i++) {
+    const s = await (await fetch(`${base}/v1/sessions/${id}`, { headers: auth })).json();
+    if (s.status === 'processing' && s.video.url === null) return;
+    expect(i).toBeLessThan(240);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The session was charged once and logged once, and its rows written once. */
+async function chargedOnce(s: { id: string; cost_cents: number; highlights: { total_count: number }; shots: { total_count: number } }, auth: Record<string, string>, grant: number) {
+  const usage = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
+  expect(usage.total_count).toBe(1);
+  expect(usage.data[0]).toMatchObject({ status: 'settled', cost_cents: s.cost_cents });
+  const balance = await (await fetch(`${base}/v1/balance`, { headers: auth })).json();
+  expect(balance).toMatchObject({ credit_cents: grant - s.cost_cents, held_cents: 0 });
+  const events = await (await fetch(`${base}/v1/events?session=${s.id}`, { headers: auth })).json();
+  expect(events.total_count).toBe(1);
+  // rows were written once: one highlight per shot
+  expect(s.highlights.total_count).toBe(s.shots.total_count);
+}
 
 /** Stops a PostgreSQL left running in DATA_DIR by an aborted earlier run, so the fresh start can initdb. */
 async function stopLeftoverPostgres() {
@@ -79,51 +130,55 @@ async function stopLeftoverPostgres() {
 test('a session survives kill -9 of the server mid-processing and is charged once', async () => {
   await stopLeftoverPostgres();
   rmSync(DATA_DIR, { recursive: true, force: true });
-  const dir = join('test-results', 'crash-fixtures');
-  fixtures = await startFixtureServer(dir, { only: [] });
-  await renderSyntheticGame({ seed: 8, width: 640, height: 360, durationSeconds: 45 }, join(dir, 'long.mp4'));
+  const source = await longGame();
   server = startServer();
   await healthy();
   const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Crash', '--grant-cents', '10000']);
   // this test polls often: a key without the per-minute limit (an operator setting)
   const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
   const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
-  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: fixtures.url('long.mp4') } }) })).json();
+  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
 
   // wait until the pipeline is past the source stage and into the analysis, then kill everything
-  for (let i = 0; ; i++) {
-    const s = await (await fetch(`${base}/v1/sessions/${created.id}`, { headers: auth })).json();
-    if (s.status === 'processing' && s.video.url === null) {
-      const events = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
-      expect(events.data[0].status).toBe('held');
-      await new Promise((r) => setTimeout(r, 3000));
-      break;
-    }
-    expect(i).toBeLessThan(240);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await analysing(created.id, auth);
+  const events = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
+  expect(events.data[0].status).toBe('held');
+  await new Promise((r) => setTimeout(r, 3000));
   server.kill('SIGKILL');
   await new Promise((r) => server!.once('exit', r));
 
   server = startServer();
   await healthy();
-  let s;
-  for (let i = 0; ; i++) {
-    s = await (await fetch(`${base}/v1/sessions/${created.id}`, { headers: auth })).json();
-    if (s.status === 'processed' || s.status === 'failed') break;
-    expect(i, 'session finishes after the restart').toBeLessThan(600);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const s = await finished(created.id, auth);
   expect(s.status, JSON.stringify(s.error)).toBe('processed');
-  const usage = await (await fetch(`${base}/v1/usage`, { headers: auth })).json();
-  expect(usage.total_count).toBe(1);
-  expect(usage.data[0]).toMatchObject({ status: 'settled', cost_cents: s.cost_cents });
-  const balance = await (await fetch(`${base}/v1/balance`, { headers: auth })).json();
-  expect(balance).toMatchObject({ credit_cents: 10_000 - s.cost_cents, held_cents: 0 });
-  const events = await (await fetch(`${base}/v1/events?session=${created.id}`, { headers: auth })).json();
-  expect(events.total_count).toBe(1);
-  // rows were written once: one highlight per shot
-  expect(s.highlights.total_count).toBe(s.shots.total_count);
+  await chargedOnce(s, auth, 10_000);
+});
+
+test('SIGTERM while a session is analysed stops the analysis, not the database under it; the run resumes after the restart', async () => {
+  await stopServer();
+  const source = await longGame();
+  const output: string[] = [];
+  server = startServer(output);
+  await healthy();
+  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Deploy', '--grant-cents', '10000']);
+  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
+  const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
+  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
+  await analysing(created.id, auth);
+  await new Promise((r) => setTimeout(r, 2000));
+
+  expect(await stopServer()).toBe(0);
+  const log = output.join('');
+  // the steps still running were told to end and did, before the database closed
+  expect(log).not.toContain('uncaughtException');
+  expect(log).not.toContain('job steps still running');
+  expect(log).not.toContain('processing failed');
+
+  server = startServer();
+  await healthy();
+  const s = await finished(created.id, auth);
+  expect(s.status, JSON.stringify(s.error)).toBe('processed');
+  await chargedOnce(s, auth, 10_000);
 });
 
 test('SIGTERM lets a request in flight finish, takes no new connection, then exits', async () => {

@@ -15,8 +15,10 @@ import { takeOverStopSignals } from './db/embedded';
 import { InFlightRequests } from './in-flight';
 import { createEmbeddedEngine } from './jobs/engine/engine';
 import { inngestMode } from './jobs/engine/env';
+import { inProcessCallsRunning } from './jobs/engine/in-process';
 import { logger } from './logger';
 import { highlightRenditionsMode } from './media/storage';
+import { beginShutdown } from './shutdown';
 
 const root = process.cwd();
 const dev = process.env.SWISH_DEV === '1';
@@ -84,6 +86,27 @@ async function drain(server: Server, inFlight: () => number, graceMs: number): P
   server.closeAllConnections();
 }
 
+/**
+ * After the engine stopped (its calls dropped, their runs released for the next start, so that
+ * nothing the steps answer now counts as an attempt): aborts the job steps still running
+ * (`beginShutdown`: their watchdogs stop ffmpeg and the analyser) and waits, at most `limitMs`,
+ * until they have ended — the embedded engine's in-process calls and any request still open
+ * (an Inngest server's calls over HTTP) — so that none of them is still querying when the
+ * database closes.
+ */
+async function abandonJobs(requestsOpen: () => number, limitMs: number): Promise<void> {
+  beginShutdown();
+  const inFlight = () => requestsOpen() + inProcessCallsRunning();
+  const deadline = Date.now() + limitMs;
+  while (inFlight() > 0) {
+    if (Date.now() >= deadline) {
+      logger.warn({ inFlight: inFlight() }, 'job steps still running after the stop asked them to end');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function main() {
   highlightRenditionsMode(); // a misspelt SWISH_HIGHLIGHT_RENDITIONS stops the start
   const graceMs = shutdownGraceSeconds() * 1000; // so does a misspelt grace period, rather than the first stop
@@ -124,6 +147,7 @@ async function main() {
     logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
     await drain(server, () => requests.count, graceMs);
     await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
+    await abandonJobs(() => requests.count, 15_000);
     await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
     process.exit(0);
   };

@@ -19,6 +19,8 @@ interface Registry {
   serve?: FetchHandler;
   /** Embedded engines of this process by origin (`http://127.0.0.1:port`). */
   engines: Map<string, FetchHandler>;
+  /** The engines' calls of `serve` still running (a step goes on after its engine dropped the call). */
+  calls: Set<Promise<Response>>;
 }
 
 const key = Symbol.for('swish.inngest.in-process');
@@ -26,7 +28,7 @@ type GlobalWithRegistry = typeof globalThis & { [key]?: Registry };
 
 function registry(): Registry {
   const g = globalThis as GlobalWithRegistry;
-  return (g[key] ??= { engines: new Map() });
+  return (g[key] ??= { engines: new Map(), calls: new Set() });
 }
 
 /** Called by the module that serves `/api/inngest`, so an embedded engine of this process can call it directly. */
@@ -34,8 +36,26 @@ export function registerInProcessServe(handler: FetchHandler): void {
   registry().serve = handler;
 }
 
+/** The registered serve handler, counting its calls until they settle (`inProcessCallsRunning`). */
 export function inProcessServe(): FetchHandler | undefined {
-  return registry().serve;
+  const { serve, calls } = registry();
+  if (!serve) return undefined;
+  return (req) => {
+    const call = serve(req);
+    calls.add(call);
+    const settled = () => calls.delete(call);
+    call.then(settled, settled);
+    return call;
+  };
+}
+
+/**
+ * How many in-process calls of the serve handler are still running. A stopping engine drops its
+ * calls at once, but the function steps they started run on until they end (see `beginShutdown`);
+ * the process waits for them before it closes the database.
+ */
+export function inProcessCallsRunning(): number {
+  return registry().calls.size;
 }
 
 /** Called by an embedded engine for its SDK-facing URL; returns the unregister function. */

@@ -12,6 +12,7 @@ import { uploads } from '../../db/schema';
 import { endStage, loadSession, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
 import { shiftProcessNiceness } from '../../media/ffmpeg-progress';
+import { shutdownSignal } from '../../shutdown';
 import { renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
@@ -29,15 +30,18 @@ export function workDir(sessionId: string): string {
 
 /**
  * A watchdog for one long step: aborts when `beat()` has not been called for the job
- * timeout, and records dashboard progress (throttled) on each beat.
+ * timeout, and records dashboard progress (throttled) on each beat. It also aborts when the
+ * process stops (`shutdownSignal`), with a `ShuttingDown` that is no processing failure: the
+ * run resumes at the next start.
  */
 export function watchdog(db: Database, sessionId: string, stage: string, opts: { recordProgress?: boolean } = {}) {
   const controller = new AbortController();
+  const stopping = shutdownSignal();
   const limit = jobTimeoutSeconds() * 1000;
   let timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
   let lastWrite = 0;
   return {
-    signal: controller.signal,
+    signal: AbortSignal.any([controller.signal, stopping]),
     beat(progress: number) {
       clearTimeout(timer);
       timer = setTimeout(() => controller.abort(new ProcessingFailure('timeout', `No progress for ${jobTimeoutSeconds()} s.`)), limit);
@@ -49,9 +53,10 @@ export function watchdog(db: Database, sessionId: string, stage: string, opts: {
     done() {
       clearTimeout(timer);
     },
-    /** The timeout failure when the watchdog fired, else the original error. */
+    /** The timeout failure when the watchdog fired, the `ShuttingDown` when the process stops, else the original error. */
     reason(err: unknown) {
-      return controller.signal.aborted ? (controller.signal.reason as ProcessingFailure) : err;
+      if (controller.signal.aborted) return controller.signal.reason as ProcessingFailure;
+      return stopping.aborted ? stopping.reason : err;
     },
   };
 }
