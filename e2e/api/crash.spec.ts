@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { renderSyntheticGame } from '../../src/server/analysis/synth/render';
@@ -78,6 +78,20 @@ async function longGame(): Promise<string> {
     await renderSyntheticGame({ seed: 8, width: 640, height: 360, durationSeconds: 45 }, join(dir, 'long.mp4'));
   }
   return fixtures.url('long.mp4');
+}
+
+/** The processes (Linux) whose command line mentions `text`: the analyser and ffmpeg runs of a session name its work directory. */
+function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.slice(0, 200)}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
 }
 
 /** Polls a session until it is processed or failed. */
@@ -166,8 +180,11 @@ test('SIGTERM while a session is analysed stops the analysis, not the database u
   const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
   await analysing(created.id, auth);
   await new Promise((r) => setTimeout(r, 2000));
+  expect(processesMentioning(created.id).length, 'the analyser runs').toBeGreaterThan(0);
 
   expect(await stopServer()).toBe(0);
+  // no analyser or ffmpeg left running on its own, writing into the work directory the resumed run uses
+  expect(processesMentioning(created.id)).toEqual([]);
   const log = output.join('');
   // the steps still running were told to end and did, before the database closed
   expect(log).not.toContain('uncaughtException');

@@ -4,8 +4,9 @@
  * A stop (SIGTERM, SIGINT) first lets the requests in flight finish and stops the jobs engine,
  * which drops the calls it had made to the Inngest functions: those runs resume from their last
  * finished step at the next start. A step still running then (an analysis, a rendition: minutes
- * of work) is of no use any more, and it must not go on querying a database that is about to
- * close. `beginShutdown()` aborts `shutdownSignal()`; the job watchdogs listen to it and stop
+ * of work) is of no use any more: it must not go on querying a database that is about to close,
+ * and its analyser and ffmpeg processes must not outlive the server (they would go on writing
+ * into the work directory the resumed run uses). `beginShutdown()` aborts `shutdownSignal()`; the job watchdogs listen to it and stop
  * their ffmpeg and analyser processes, and the stop waits for those steps to end before it
  * closes the database.
  *
