@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -295,6 +295,49 @@ describe('shots lost rising behind the board', () => {
     const found = detectShots(b.arcs, hoop, bank, b.tracks, 30, 1);
     expect(found).toHaveLength(1);
     expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+  });
+
+  it('takes a fall followed on that lands up to 1.5 rim widths from the rim centre', () => {
+    // A parabola fitted to a rise and followed on for 0.5–1 s misses the rim by more than a rim width: game-11 at
+    // 66.47 s (a three seen from the baseline, lost 1.2 rim widths over the rim) landed 1.03 rim widths from the rim's
+    // centre while the ball came down 0.6 across; seed 536 at 82.75 s (a bank-out, elevated tripod) 1.06. Both were lost.
+    const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    // lands 1.3 rim widths beside the rim's centre (x = 250 + vx · 35.7)
+    rise(per, 10, (RIM.x + 1.3 * w - 250) / 35.7);
+    bounceOff(per, 47);
+    const a = analyse(per);
+    const shots = detectShots(a.arcs, hoop, per, a.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(Math.abs(shots[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+    expect(LOST_RISE_LAND).toBe(1.5);
+  });
+
+  it('takes a long shot lost rising far across when it was lost high over the rim (off the top of a close view)', () => {
+    // held-101 at 44.94 s: a three released outside a close baseline view left its top 12.6 rim widths across and 2.9
+    // over the rim (beyond the 4 rim widths across a lost rise was allowed), came back down at the rim 1 s later;
+    // its parabola landed 1.45 rim widths from the rim's centre. y = 300 − 24 t + C t² is back at the rim's level at
+    // t ≈ 57.5, 0.5 rim widths beyond its centre; lost at t = 13, 2.4 rim widths over the rim, 5.9 across.
+    const high = (lostAt: number) => {
+      const per: BallCandidate[][] = Array.from({ length: 110 }, () => []);
+      const vx = 4;
+      const x0 = RIM.x + 0.5 * w - vx * 57.5;
+      for (let t = 0; t < lostAt; t++) per[10 + t].push({ frame: 10 + t, x: x0 + vx * t, y: 300 - 24 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+      bounceOff(per, 67);
+      const a = analyse(per);
+      return { per, a, last: a.arcs[0]?.points.at(-1) };
+    };
+    const lost = high(14);
+    const shots = detectShots(lost.a.arcs, hoop, lost.per, lost.a.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(Math.abs(shots[0].rimFrame - 67)).toBeLessThanOrEqual(4);
+    expect((lost.last!.y - RIM.y) / w).toBeLessThan(-LOST_HIGH_OVER_RIM);
+    expect(Math.abs(lost.last!.x - RIM.x) / w).toBeGreaterThan(LOST_RISE_ACROSS);
+    expect(lostNearHoop(lost.last!, hoop)).toBe(true);
+    // lost as far across but low over the rim (a pass or a rebound's throw-out): not taken
+    const low = high(8);
+    expect((low.last!.y - RIM.y) / w).toBeGreaterThan(-LOST_HIGH_OVER_RIM);
+    expect(lostNearHoop(low.last!, hoop)).toBe(false);
+    expect(detectShots(low.a.arcs, hoop, low.per, low.a.tracks, 30, 1)).toHaveLength(0);
   });
 
   it('knows a flight starting at the rim level after a break mid-rise from a rebound bouncing up off the rim', () => {

@@ -164,7 +164,7 @@ function reappearingShots(
     const vyEnd = vyAt(up, last.frame);
     if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
     const rel = releasePoint(up);
-    if (rel.y - last.y < 3 * up.r || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) continue;
+    if (rel.y - last.y < 3 * up.r || !lostNearHoop(last, hoop)) continue;
     if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true) && !risingIntoStart(up, rel, candidates)) continue;
     const down = Math.abs(last.x - hoop.x) > 3 * w ? undefined : arcs.find((d) => {
       const p0 = d.points[0];
@@ -205,6 +205,27 @@ export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCa
 /** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
 export const LOST_RISE_ACROSS = 4;
 
+/** How high over the rim (rim widths) a flight lost rising farther across than {@link LOST_RISE_ACROSS} must be (see {@link lostNearHoop}). */
+export const LOST_HIGH_OVER_RIM = 2;
+
+/**
+ * Whether a flight lost rising at `last` may be a shot on `hoop`: within {@link LOST_RISE_ACROSS} rim widths across
+ * (a bank shot is lost on its way to the board, beside the rim), or farther but ≥ {@link LOST_HIGH_OVER_RIM} rim
+ * widths over the rim — a long shot leaving the top of a close view (held-101 at 44.94 s, a three from outside the
+ * frame, lost 12.6 rim widths across and 2.9 over the rim, its parabola landing 1.45 rim widths from the rim).
+ */
+export function lostNearHoop(last: { x: number; y: number }, hoop: HoopEstimate): boolean {
+  const w = hoop.w;
+  return Math.abs(last.x - hoop.x) <= LOST_RISE_ACROSS * w || last.y <= hoop.y - LOST_HIGH_OVER_RIM * w;
+}
+
+/**
+ * How far across from the rim's centre (rim widths) the parabola of a flight lost rising may come down to the rim's
+ * level (see {@link lostRisingArrival}): followed on for 0.5–1 s, a parabola fitted to a rise is off by more than a
+ * rim width (game-11 at 66.47 s: 1.03, the ball came down 0.6 across; held-101 at 44.94 s: 1.45).
+ */
+export const LOST_RISE_LAND = 1.5;
+
 /** A detection whose made/missed and kind are left to {@link classifyMake}, arriving at the rim at `rimFrame`. */
 function undecidedShot(arc: Arc, release: { frame: number; x: number; y: number }, rimFrame: number, confidence: number): ShotDetection {
   return {
@@ -241,7 +262,7 @@ export const LOST_RISE_RIM_SIGHTINGS = 3;
 export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallCandidate[][], fps: number, timeScale: number): number {
   const w = hoop.w;
   const last = up.points[up.points.length - 1];
-  if (last.y > hoop.y - 0.5 * w || Math.abs(last.x - hoop.x) > LOST_RISE_ACROSS * w) return -1;
+  if (last.y > hoop.y - 0.5 * w || !lostNearHoop(last, hoop)) return -1;
   const maxHang = Math.round((2.0 / timeScale) * fps);
   // the fall is followed with gravity at the rim's depth (0.45 m rim; the clip's speed-up), not the fit's: a few
   // rising points do not pin the curvature down, and the ball seen from the baseline is often only a piece of it
@@ -252,7 +273,7 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
   for (let k = 1; k <= maxHang; k++) {
     const y = p0.y + vy * k + g * k * k;
     if (y < hoop.y) continue;
-    if (Math.abs(p0.x + up.fit.e * k - hoop.x) <= 1.0 * w) arrival = last.frame + k;
+    if (Math.abs(p0.x + up.fit.e * k - hoop.x) <= LOST_RISE_LAND * w) arrival = last.frame + k;
     break;
   }
   if (arrival < 0) return -1;
