@@ -224,7 +224,7 @@ describe('net swing veto', () => {
     // cases-24 at 37.0 s (baseline view, bank-out): the ball came down at the rim's edge and fell straight on below the
     // net, followed for 6 sightings under it, but seen in the net once and beside it never; the net was dead after the
     // crossing (0.001 against the clip's 0.07). "More in the net than beside" (1 > 0) kept it made. A rim-out of a new
-    // tripod game (seed 711 at 106.9 s) the same with 2 sightings in the net. Makes dropping through show 4–8.
+    // tripod game (seed 711 at 106.9 s) the same with 2 sightings in the net. Makes dropping through show 5–8.
     const swinging = [0.1, 0.07, 0.08, 0.05].map((a) => shotWith({ netAfter: a, netLate: a }));
     const bankOut = shotWith({ netAfter: 0.001, netMotion: 0.035, dropRun: 6, throughFrames: 1, outFrames: 0 });
     const rimOut = shotWith({ netAfter: 0.003, netMotion: 0.076, dropRun: 6, throughFrames: 2, outFrames: 0 });

@@ -1162,7 +1162,7 @@ export const DROP_RUN_THROUGH = 6;
  * and fell straight on below the net (`dropRun` 6) with 1 sighting in the net and a dead net after (`netAfter` 0.001
  * against the clip's 0.07), and a rim-out of a new tripod game (seed 711 at 106.9 s) with 2 (`netAfter` 0.003); both
  * were kept made by "more in than beside" (1 > 0, 2 > 0). The makes this keeps (tuning, seen, dev and validation
- * renders) show 4–8 sightings in the net and none beside (a rim-in of cases-26 at 10.1 s showed 2 on an earlier
+ * renders) show 5–8 sightings in the net and none beside (a rim-in of cases-26 at 10.1 s showed 2 on an earlier
  * extraction; that clip's nets stay under the veto's reference). Measured on renders of
  * the tuning games and of new games: the five makes the veto called missed had `dropRun` 6–8, 2–6 sightings in the
  * net and none beside, and nets that moved while the ball was in them (`netMotion` 0.13–0.21), but read still after
