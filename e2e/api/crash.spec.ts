@@ -94,6 +94,15 @@ function processesMentioning(text: string): string[] {
   return found;
 }
 
+/** A new organization with $100 of credit submits the long game; its key has no per-minute limit (these tests poll often; an operator setting). */
+async function submitLongGame(name: string, source: string) {
+  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', name, '--grant-cents', '10000']);
+  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
+  const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
+  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
+  return { auth, created: created as { id: string } };
+}
+
 /** Polls a session until it is processed or failed. */
 async function finished(id: string, auth: Record<string, string>) {
   for (let i = 0; ; i++) {
@@ -147,11 +156,7 @@ test('a session survives kill -9 of the server mid-processing and is charged onc
   const source = await longGame();
   server = startServer();
   await healthy();
-  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Crash', '--grant-cents', '10000']);
-  // this test polls often: a key without the per-minute limit (an operator setting)
-  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
-  const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
-  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
+  const { auth, created } = await submitLongGame('Crash', source);
 
   // wait until the pipeline is past the source stage and into the analysis, then kill everything
   await analysing(created.id, auth);
@@ -174,10 +179,7 @@ test('SIGTERM while a session is analysed stops the analysis, not the database u
   const output: string[] = [];
   server = startServer(output);
   await healthy();
-  const org = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['orgs:create', '--name', 'Deploy', '--grant-cents', '10000']);
-  const key = await swishCliAt({ DATA_DIR, SWISH_DB_PORT: DB_PORT }, ['keys:create', '--org', org.id, '--env', 'production', '--no-rate-limit']);
-  const auth = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
-  const created = await (await fetch(`${base}/v1/sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ source: { url: source } }) })).json();
+  const { auth, created } = await submitLongGame('Deploy', source);
   await analysing(created.id, auth);
   await new Promise((r) => setTimeout(r, 2000));
   expect(processesMentioning(created.id).length, 'the analyser runs').toBeGreaterThan(0);
