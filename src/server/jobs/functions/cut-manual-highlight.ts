@@ -8,7 +8,7 @@ import { probeVideo } from '../../media/ffmpeg';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { inngest } from '../client';
 import { highlightRequested } from '../events';
-import { jobTimeoutSeconds, localSource, workDir } from '../pipeline/steps';
+import { jobSignal, localSource, workDir } from '../pipeline/steps';
 
 /** Ball positions inside the window from the session's `balls` artifact (4 a second), so the vertical crop follows the ball. */
 async function ballFocus(key: string | null | undefined, start: number, end: number): Promise<FocusPoint[]> {
@@ -69,7 +69,7 @@ export const cutManualHighlight = inngest.createFunction(
           input,
           probe,
           storage,
-          signal: AbortSignal.timeout(jobTimeoutSeconds() * 1000),
+          signal: jobSignal(),
           clip: { highlightId, start, end, focus: await ballFocus(session.artifacts.balls, start, end) },
         });
       } finally {

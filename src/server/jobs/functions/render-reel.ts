@@ -8,7 +8,7 @@ import { renderReel } from '../../media/reel';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { inngest } from '../client';
 import { reelRequested } from '../events';
-import { jobTimeoutSeconds, materialise } from '../pipeline/steps';
+import { jobSignal, materialise } from '../pipeline/steps';
 
 /**
  * Renders a reel: the vertical (`default`) or `horizontal` rendition of each chosen
@@ -47,7 +47,7 @@ export const renderReelFunction = inngest.createFunction(
             files.push(await materialise(key, join(work, `${i}.mp4`)));
           }
         }
-        return await renderReel({ reelId, clips: files, storage, signal: AbortSignal.timeout(jobTimeoutSeconds() * 1000) });
+        return await renderReel({ reelId, clips: files, storage, signal: jobSignal() });
       } finally {
         await rm(work, { recursive: true, force: true });
       }

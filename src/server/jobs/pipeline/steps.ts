@@ -24,6 +24,9 @@ export const maxVideoHeight = () => Number(process.env.SWISH_MAX_VIDEO_HEIGHT ??
 /** No progress for this long fails the job with `timeout` (SWISH_JOB_TIMEOUT, seconds; default 2 h). */
 export const jobTimeoutSeconds = () => Number(process.env.SWISH_JOB_TIMEOUT ?? 7200);
 
+/** The signal of a job step without a watchdog (a manual highlight, a reel): the job timeout, or the process's stop. */
+export const jobSignal = (): AbortSignal => AbortSignal.any([AbortSignal.timeout(jobTimeoutSeconds() * 1000), shutdownSignal()]);
+
 export function workDir(sessionId: string): string {
   return resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data', 'work', sessionId);
 }
