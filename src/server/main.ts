@@ -4,12 +4,12 @@
  * and a production build of the Next.js app made on first start or whenever the sources
  * changed since the last build.
  */
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import next from 'next';
+import { hashSources } from './build-stamp';
 import { ensureDatabase } from './db/bootstrap';
 import { takeOverStopSignals } from './db/embedded';
 import { InFlightRequests } from './in-flight';
@@ -25,26 +25,10 @@ const dev = process.env.SWISH_DEV === '1';
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 
-function hashSources(): string {
-  const hash = createHash('sha256');
-  const visit = (path: string) => {
-    if (!existsSync(path)) return;
-    const st = statSync(path);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(path).sort()) visit(join(path, name));
-    } else {
-      hash.update(path.slice(root.length));
-      hash.update(readFileSync(path));
-    }
-  };
-  for (const p of ['src', 'public', 'package-lock.json', 'package.json', 'next.config.ts', 'tsconfig.json']) visit(join(root, p));
-  return hash.digest('hex');
-}
-
 /** Builds the app when there is no build or the sources changed since it was made. */
 function ensureBuild() {
   const stamp = join(root, '.next', 'swish-source-hash');
-  const current = hashSources();
+  const current = hashSources(root);
   if (existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === current) return;
   logger.info('building the app (first start or sources changed)…');
   const result = spawnSync(join(root, 'node_modules', '.bin', 'next'), ['build'], {
