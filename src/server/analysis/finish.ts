@@ -117,7 +117,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     if (placed !== target) {
       const fit = readCourt(placed);
       // the court read from the moved rim puts the camera behind the board, or the rim found is beside its net
-      if ((fit && fit.camera.pos[0] < BOARD_X_M) || placed.besideNet) {
+      if ((fit && fit.camera.pos[0] < BOARD_X_M) || (placed.besideNet && !wholeRimSeen(target, placed, rims))) {
         const { besideNet: _, ...moved } = placed;
         target = moved;
         court = fit;
@@ -412,6 +412,26 @@ export function placeOnNet(
   const besideNet = Math.abs(h.x - nx) > NET_BESIDE * nw || h.y > ny + NET_BESIDE * nw;
   return { ...h, x: nx, y: ry, w: nw, besideNet };
 }
+
+/**
+ * Whether the target is a rim seen whole by appearance: a rim candidate right at it (within a quarter of its
+ * width), well seen (score ≥ {@link WHOLE_RIM_MIN_SCORE}: the orange run with a net under it and a board above
+ * it) and at least as wide as the "net" found near it. Such a rim is not the board's lower edge or a fragment
+ * of the rim hidden behind the board (which are narrower than the net hanging under the rim), so it is not
+ * moved for lying beside that net: the box found is something else. Seen on a corner view (seed 943): the rim
+ * found at its true place (score 0.96, 22 px wide, true 22.5) was moved 0.9 net widths up onto the top edge
+ * of the board's painted square (17.7 px wide), 1.4 rim widths off the rim, and 6 of 11 made/missed calls went
+ * wrong. The baseline rims this move is for were a fragment (net 2.05–2.16 times as wide as the rim found,
+ * seeds 942 and 953) or no rim at all (cases-21, held-101).
+ */
+export function wholeRimSeen(target: { x: number; y: number; w: number }, net: { w: number }, rims: RimCandidate[]): boolean {
+  return rims.some(
+    (r) => r.score >= WHOLE_RIM_MIN_SCORE && r.w >= net.w && Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w,
+  );
+}
+
+/** Least appearance score of a rim seen whole at the target (see {@link wholeRimSeen}); the hoop choice trusts a rim from 0.6 too. */
+export const WHOLE_RIM_MIN_SCORE = 0.6;
 
 /** A rim found more than this many net widths beside its net's centre, or below its top edge, is not the rim (see {@link placeOnNet}). */
 export const NET_BESIDE = 0.2;
