@@ -35,16 +35,11 @@ export class InFlightRequests {
     const check = () => {
       if (InFlightRequests.#done(entry)) this.#open.delete(entry);
     };
+    const settled = () => {
+      entry.settled = true;
+      check();
+    };
     res.once('close', check);
-    work.then(
-      () => {
-        entry.settled = true;
-        check();
-      },
-      () => {
-        entry.settled = true;
-        check();
-      },
-    );
+    work.then(settled, settled);
   }
 }

@@ -55,19 +55,23 @@ function shutdownGraceSeconds(): number {
  */
 async function drain(server: Server, inFlight: () => number, graceMs: number): Promise<void> {
   server.close();
-  const deadline = Date.now() + graceMs;
   // keep-alive connections close as soon as they are idle; the server's own 'close' is not the
   // signal to wait for (it can come while a request's body is still arriving)
-  for (;;) {
-    server.closeIdleConnections();
-    if (inFlight() === 0) break;
-    if (Date.now() >= deadline) {
-      logger.warn({ graceMs, inFlight: inFlight() }, 'requests still in flight at the end of the grace period: connections closed');
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!(await noneLeft(inFlight, graceMs, () => server.closeIdleConnections()))) {
+    logger.warn({ graceMs, inFlight: inFlight() }, 'requests still in flight at the end of the grace period: connections closed');
   }
   server.closeAllConnections();
+}
+
+/** Polls `count` (every 50 ms, `beforeEachLook` first) until it is 0, for at most `limitMs`; false when some are left. */
+async function noneLeft(count: () => number, limitMs: number, beforeEachLook: () => void = () => {}): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    beforeEachLook();
+    if (count() === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
@@ -81,14 +85,7 @@ async function drain(server: Server, inFlight: () => number, graceMs: number): P
 async function abandonJobs(requestsOpen: () => number, limitMs: number): Promise<void> {
   beginShutdown();
   const inFlight = () => requestsOpen() + inProcessCallsRunning();
-  const deadline = Date.now() + limitMs;
-  while (inFlight() > 0) {
-    if (Date.now() >= deadline) {
-      logger.warn({ inFlight: inFlight() }, 'job steps still running after the stop asked them to end');
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  if (!(await noneLeft(inFlight, limitMs))) logger.warn({ inFlight: inFlight() }, 'job steps still running after the stop asked them to end');
 }
 
 async function main() {
