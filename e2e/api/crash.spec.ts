@@ -226,8 +226,7 @@ test('SIGTERM lets a request in flight finish, takes no new connection, then exi
   });
   req.write(body.slice(0, half));
   await new Promise((r) => setTimeout(r, 500));
-  const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
-  server.kill('SIGTERM');
+  const exited = stopServer(); // SIGTERM sent now; resolves at the exit
   await new Promise((r) => setTimeout(r, 1000));
 
   // the listener is closed: a new connection is refused
