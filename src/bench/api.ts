@@ -74,9 +74,10 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
-  /** the server process's CPU milliseconds per answered request; NaN where /proc is missing */
-  cpuMs: number;
 }
+
+/** One run's figures with the server process's CPU milliseconds per answered request (NaN where /proc is missing). */
+type Measured = Figures & { cpuMs: number };
 
 let serverStat = '/proc/self/stat';
 const serverCpu = () => procCpuSeconds(serverStat)?.own ?? Number.NaN;
@@ -101,8 +102,7 @@ async function serverIdle(): Promise<void> {
   console.log('  (the server was still busy 20 s after the run)');
 }
 
-async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string } & Load): Promise<Figures> {
-  await serverIdle();
+async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string; body?: () => string } & Load): Promise<Measured> {
   let n = 0;
   const cpuBefore = serverCpu();
   const result = await autocannon({
@@ -115,7 +115,7 @@ async function load(path: string, opts: { method?: 'GET' | 'POST'; auth: string;
       ? [{ setupRequest: (req: any) => ({ ...req, body: opts.body!(), headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keyCounter + n++}` } }) }]
       : undefined,
   });
-  await serverIdle(); // the requests still in flight at the end are this run's work
+  await serverIdle(); // the requests still in flight at the end are this run's work, and the next run starts on an idle server
   const cpuMs = ((serverCpu() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   keyCounter += n;
   if (result.non2xx > 0) console.log(`  ${path}: answers by status (some not 2xx) ${JSON.stringify(result.statusCodeStats)}`);
@@ -144,7 +144,6 @@ async function inTurn(
     p50: Math.round(f.reduce((s, x) => s + x.p50, 0) / f.length),
     p99: Math.round(f.reduce((s, x) => s + x.p99, 0) / f.length),
     errors: f.reduce((s, x) => s + x.errors, 0),
-    cpuMs: f.reduce((s, x) => s + x.cpuMs, 0) / f.length,
   });
   const rates = (f: Figures[]) => f.map((x) => x.rps.toFixed(0)).join(', ');
   if (order.length > 2) console.log(`  slices (req/s): floor ${rates(slices.floor)}; /v1 ${rates(slices.api)}`);
@@ -163,7 +162,7 @@ async function main() {
     await closeDb();
     const body = () => JSON.stringify({ source: { url: 'https://videos.example.com/g.mp4' }, duration_seconds: 60 });
 
-    type Side = (l: Load) => Promise<Figures>;
+    type Side = (l: Load) => Promise<Measured>;
     const once: Array<'api' | 'floor'> = ['floor', 'api'];
     const cases: Array<[string, Side, Side, Array<'api' | 'floor'>]> = [
       ['GET /v1/sessions/{id} (100 shots, 100 highlights, 10 players)', (l) => load(`/v1/sessions/${big}`, { auth, ...l }), (l) => load(`/bench/floor/sessions/${big}`, { auth, ...l }), once],
