@@ -6,8 +6,10 @@ export type OutputCheck = (value: unknown) => boolean;
 // The part of zod 4's internal definition this module reads (`schema._zod.def`).
 interface Def {
   type: string;
-  checks?: { _zod: { def: { check: string; format?: string; value?: unknown; inclusive?: boolean; maximum?: number; minimum?: number; when?: unknown } } }[];
+  checks?: { _zod: { def: { check: string; format?: string; value?: unknown; inclusive?: boolean; maximum?: number; minimum?: number; length?: unknown; when?: unknown } } }[];
   coerce?: boolean;
+  /** a string format (`z.email()`, …) */
+  format?: string;
   shape?: Record<string, Node>;
   catchall?: Node;
   element?: Node;
@@ -61,7 +63,7 @@ function build(node: Node): OutputCheck | null {
   const limits = lengthLimits(def);
   switch (def.type) {
     case 'string':
-      return limits && hasOnlyChecks(def, LENGTH_CHECKS) && !('format' in def && (def as { format?: string }).format)
+      return limits && hasOnlyChecks(def, LENGTH_CHECKS) && !def.format
         ? (v) => typeof v === 'string' && limits(v.length)
         : null;
     case 'number':
@@ -121,10 +123,9 @@ function lengthLimits(def: Def): ((length: number) => boolean) | null {
     if (d.check === 'max_length' && typeof d.maximum === 'number') max = Math.min(max, d.maximum);
     else if (d.check === 'min_length' && typeof d.minimum === 'number') min = Math.max(min, d.minimum);
     else if (d.check === 'length_equals') {
-      const exact = (d as { length?: unknown }).length;
-      if (typeof exact !== 'number') return null;
-      min = Math.max(min, exact);
-      max = Math.min(max, exact);
+      if (typeof d.length !== 'number') return null;
+      min = Math.max(min, d.length);
+      max = Math.min(max, d.length);
     } else if (LENGTH_CHECKS.includes(d.check)) return null;
   }
   return (length) => length >= min && length <= max;
