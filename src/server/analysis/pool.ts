@@ -43,12 +43,11 @@ export class WorkerPool {
   constructor(size = Math.max(1, Math.min(2, availableParallelism()))) {
     for (let i = 0; i < size; i++) {
       const w = startWorker();
-      w.unref();
       w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string; recycle?: ArrayBuffer[] }) => {
         const p = this.pending.get(msg.id);
         if (!p) return;
         this.pending.delete(msg.id);
-        this.busy[p.worker]--;
+        if (--this.busy[p.worker] === 0) w.unref();
         if (msg.recycle?.length) p.recycle?.(msg.recycle);
         if (msg.ok) p.resolve(msg.result);
         else p.reject(new Error(msg.error ?? 'worker task failed'));
@@ -62,6 +61,9 @@ export class WorkerPool {
         this.failAll(i, new Error(`analysis worker exited with code ${code}`));
         void this.close();
       });
+      // Idle workers never keep the process alive; a worker with a task does (see run). This
+      // comes after the listeners: adding a 'message' listener refs the worker again.
+      w.unref();
       this.workers.push(w);
       this.busy.push(0);
     }
@@ -98,7 +100,7 @@ export class WorkerPool {
     let wi = 0;
     for (let i = 1; i < this.workers.length; i++) if (this.busy[i] < this.busy[wi]) wi = i;
     const id = this.nextId++;
-    this.busy[wi]++;
+    if (this.busy[wi]++ === 0) this.workers[wi].ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, worker: wi, recycle });
       this.workers[wi].postMessage({ id, task }, transfer);
@@ -123,7 +125,7 @@ let idleTimer: NodeJS.Timeout | null = null;
 /**
  * Borrows the process-wide analysis pool (created on first use): starting workers costs
  * about half a second, which matters for short clips. The pool is closed after 30 s unused;
- * its workers never keep the process alive.
+ * idle workers never keep the process alive (a CLI run exits when its analysis ends).
  */
 export function acquireSharedPool(): WorkerPool {
   if (idleTimer) {
