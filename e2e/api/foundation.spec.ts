@@ -96,7 +96,9 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     const after = await (await request.get('/v1/balance', { headers: { Authorization: `Bearer ${org.keys.production.secret}` } })).json();
     expect(after.credit_cents).toBe(5250);
     const list = await swishCli(['orgs:list']);
-    expect(list.find((o: { id: string }) => o.id === org.id)).toMatchObject({ available_cents: 5250 });
+    expect(list.find((o: { id: string }) => o.id === org.id)).toMatchObject({ available_cents: 5250, active_keys: 2 });
+    await swishCli(['keys:revoke', org.keys.staging.id]);
+    expect((await swishCli(['orgs:list'])).find((o: { id: string }) => o.id === org.id)).toMatchObject({ active_keys: 1 });
   });
 
   test('members:add gives a signed-up dashboard account a role in an organization made with orgs:create', async ({ request, baseURL }) => {

@@ -73,7 +73,9 @@ export async function listOrganizations(db: DbOrTx) {
       name: organizations.name,
       rateCentsPerHour: organizations.rateCentsPerHour,
       createdAt: organizations.createdAt,
-      keyCount: sql<number>`(select count(*)::int from api_keys k where k.organization_id = ${organizations.id} and k.revoked_at is null)`,
+      // qualified by hand: in a one-table select drizzle writes the column as a bare "id", which
+      // inside the subquery is the key's own id (every count was 0)
+      keyCount: sql<number>`(select count(*)::int from api_keys k where k.organization_id = "organizations"."id" and k.revoked_at is null)`,
     })
     .from(organizations)
     .orderBy(desc(organizations.id));
