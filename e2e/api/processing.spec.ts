@@ -69,6 +69,13 @@ test('a synthetic game submitted by URL is processed, charged for its length and
   expect(r360.height).toBe(360);
   expect(Math.abs(r360.duration - truth.media.duration_s)).toBeLessThan(0.5);
   expect((await fetch(s.video.url)).status).toBe(200);
+  // the length reaches the player on the wire (a HEAD to probe, a 206 to seek), not a chunked body
+  const probe = await fetch(s.video.url, { method: 'HEAD' });
+  expect(Number(probe.headers.get('content-length'))).toBeGreaterThan(0);
+  const seek = await fetch(s.video.url, { headers: { Range: 'bytes=0-99' } });
+  expect(seek.status).toBe(206);
+  expect(seek.headers.get('content-length')).toBe('100');
+  expect(seek.headers.get('transfer-encoding')).toBeNull();
   expect((await fetch(s.video.preview_url)).headers.get('content-type')).toBe('image/jpeg');
   for (const h of s.highlights.data) {
     const vertical = await probeUrl(h.video.default, join(dir, `${h.id}-v.mp4`));

@@ -17,6 +17,7 @@ import { createEmbeddedEngine } from './jobs/engine/engine';
 import { inngestMode } from './jobs/engine/env';
 import { inProcessCallsRunning } from './jobs/engine/in-process';
 import { logger } from './logger';
+import { isMediaPath, serveMediaNode } from './media/node-door';
 import { highlightRenditionsMode } from './media/storage';
 import { beginShutdown } from './shutdown';
 
@@ -109,7 +110,8 @@ async function main() {
   const handle = app.getRequestHandler();
   const requests = new InFlightRequests();
   const server = createServer((req, res) => {
-    const work = handle(req, res).catch((err) => {
+    // media is served ahead of Next.js, which would drop its Content-Length (see node-door.ts)
+    const work = (isMediaPath(req.url) ? serveMediaNode(req, res) : handle(req, res)).catch((err) => {
       logger.error({ err }, 'request failed');
       if (!res.headersSent) res.writeHead(500);
       res.end();

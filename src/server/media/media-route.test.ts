@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET, HEAD } from '@/app/media/[...key]/route';
+import { serveMediaNode } from './node-door';
 import { parseRange } from './serve';
 import { LocalMediaStorage, setMediaStorage } from './storage';
 import { signMediaUrl } from './urls';
@@ -144,5 +147,65 @@ describe('parseRange', () => {
     ['items=0-1', null],
   ])('%j on 100 bytes → %j', (header, expected) => {
     expect(parseRange(header, 100)).toEqual(expected);
+  });
+});
+
+describe('the media door on the Node server (what clients get on the wire)', () => {
+  let server: Server;
+  let origin: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => void serveMediaNode(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** One raw HTTP exchange: the headers as sent, and the body. */
+  const exchange = (path: string, method = 'GET', headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(`${origin}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const path = (k: string) => {
+    const u = new URL(signed(k));
+    return u.pathname + u.search;
+  };
+
+  // a player probes the size with HEAD and seeks with ranges; Safari needs the length on a 206
+  it('sends Content-Length on HEAD, on the whole object and on a range, never a chunked body', async () => {
+    const head = await exchange(path(key), 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe('1000');
+    expect(head.body.length).toBe(0);
+
+    const whole = await exchange(path(key));
+    expect(whole.headers['content-length']).toBe('1000');
+    expect(whole.headers['transfer-encoding']).toBeUndefined();
+    expect(whole.body.equals(body)).toBe(true);
+
+    const part = await exchange(path(key), 'GET', { Range: 'bytes=100-199' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100-199/1000');
+    expect(part.headers['content-length']).toBe('100');
+    expect(part.headers['transfer-encoding']).toBeUndefined();
+    expect(part.body.equals(body.subarray(100, 200))).toBe(true);
+  });
+
+  it('answers errors in the API shape, and other methods with 405 and Allow', async () => {
+    const bad = await exchange('/media/sessions/sess_route/720p.mp4?expires=1&signature=x');
+    expect(bad.status).toBe(403);
+    expect(JSON.parse(bad.body.toString()).error.code).toBe('media_signature_invalid');
+    const post = await exchange(path(key), 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expect(JSON.parse(post.body.toString()).error.code).toBe('method_not_allowed');
   });
 });

@@ -59,6 +59,9 @@ function keyFromUrl(url: URL): string | null {
  */
 export async function serveMedia(req: Request, storage: MediaStorage = getMediaStorage()): Promise<Response> {
   const head = req.method === 'HEAD';
+  if (!head && req.method !== 'GET') {
+    return errorResponse(405, 'invalid_request_error', 'method_not_allowed', `Method not allowed; use GET, HEAD.`, false, { Allow: 'GET, HEAD' });
+  }
   const url = new URL(req.url);
   const key = keyFromUrl(url);
   if (!key) return errorResponse(404, 'invalid_request_error', 'resource_missing', 'No such media object.', head);
