@@ -103,6 +103,9 @@ test.describe('POST /v1/sessions', () => {
     await expectError(await post({ source: { url: VIDEO }, options: { has_jerseys: 'yes' } }), 400, 'parameter_invalid', 'options.has_jerseys');
     await expectError(await post({ source: { url: VIDEO }, options: { point_system: 3 } }), 400, 'parameter_invalid', 'options.point_system');
     await expectError(await post({ source: { url: VIDEO }, options: { camera_setup: 'drone' } }), 400, 'parameter_invalid', 'options.camera_setup');
+    // a NUL character cannot be stored: refused with its place, not a 500
+    await expectError(await post({ source: { url: VIDEO }, metadata: { k: 'a\u0000b' } }), 400, 'parameter_invalid', 'metadata.k');
+    await expectError(await post({ source: { url: VIDEO }, options: { home_team_name: '\u0000' } }), 400, 'parameter_invalid', 'options.home_team_name');
     // exactly at the limits is fine
     const ok = await post({ source: { url: VIDEO }, duration_seconds: 1, metadata: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(38)}${String(i).padStart(2, '0')}`, 'v'.repeat(500)])) });
     expect(ok.status(), await ok.text()).toBe(201);
@@ -213,9 +216,14 @@ test.describe('reading sessions', () => {
     await expectError(await request.get('/v1/sessions?limit=abc', { headers: org.auth }), 400, 'parameter_invalid', 'limit');
     await expectError(await request.get('/v1/sessions?status=done', { headers: org.auth }), 400, 'parameter_invalid', 'status');
     await expectError(await request.get(`/v1/sessions?starting_after=${ids[0]}&ending_before=${ids[1]}`, { headers: org.auth }), 400, 'parameter_invalid', 'ending_before');
+    // a cursor must name a session of the organization; a group filter, one of its groups
+    await expectError(await request.get('/v1/sessions?starting_after=sess_nope', { headers: org.auth }), 400, 'parameter_invalid', 'starting_after');
+    await expectError(await request.get('/v1/sessions?ending_before=sess_%00', { headers: org.auth }), 400, 'parameter_invalid', 'ending_before');
 
     const other = await createOrg();
     expect((await (await request.get('/v1/sessions', { headers: other.auth })).json()).total_count).toBe(0);
+    await expectError(await request.get(`/v1/sessions?starting_after=${ids[0]}`, { headers: other.auth }), 400, 'parameter_invalid', 'starting_after');
+    await expectError(await request.get(`/v1/sessions?group=${org.defaultGroup}`, { headers: other.auth }), 400, 'parameter_invalid', 'group');
     await expectError(await request.get(`/v1/sessions/${ids[0]}`, { headers: other.auth }), 404, 'resource_missing', 'id');
     await expectError(await request.get(`/v1/sessions/${ids[0]}/shots`, { headers: other.auth }), 404, 'resource_missing', 'id');
     await expectError(await request.get('/v1/sessions/sess_doesnotexist', { headers: org.auth }), 404, 'resource_missing', 'id');
@@ -247,5 +255,7 @@ test.describe('reading sessions', () => {
     expect((await (await request.get(`/v1/usage?created[lte]=${now - 3600}`, { headers: org.auth })).json()).total_count).toBe(0);
     await expectError(await request.get('/v1/usage?status=paid', { headers: org.auth }), 400, 'parameter_invalid', 'status');
     await expectError(await request.get('/v1/usage?created[gte]=yesterday', { headers: org.auth }), 400, 'parameter_invalid', 'created[gte]');
+    // milliseconds by mistake: a clear 400, not a date the database cannot store
+    await expectError(await request.get(`/v1/usage?created[lte]=${Date.now()}`, { headers: org.auth }), 400, 'parameter_invalid', 'created[lte]');
   });
 });

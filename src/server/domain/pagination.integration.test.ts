@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditGrants } from '../db/schema';
 import { makeOrg } from '../../test/db';
@@ -23,6 +23,8 @@ describe('the list helper', () => {
     paginate<typeof creditGrants.$inferSelect, string>(ctx.db, {
       table: creditGrants,
       id: creditGrants.id,
+      scope: eq(creditGrants.organizationId, ctx.org.id),
+      noun: 'grant',
       where: eq(creditGrants.organizationId, ctx.org.id),
       params,
       map: (rows) => rows.map((r) => r.id),
@@ -63,5 +65,61 @@ describe('the list helper', () => {
     expect(all.has_more).toBe(false);
     const empty = await list({ starting_after: ids[24] });
     expect(empty).toMatchObject({ data: [], has_more: false, total_count: 25 });
+  });
+
+  it('refuses a cursor that names nothing in the scope, and pages from one the filters leave out', async () => {
+    const other = await makeOrg();
+    const foreign = await other.db.transaction((tx) => grantCredits(tx, { organizationId: other.org.id, amountCents: 1, source: 'manual' }));
+    for (const [params, param] of [
+      [{ starting_after: 'cg_nope' }, 'starting_after'],
+      [{ ending_before: foreign.id }, 'ending_before'],
+    ] as const) {
+      await expect(list(params)).rejects.toMatchObject({ code: 'parameter_invalid', param, message: `No such grant: '${Object.values(params)[0]}'.` });
+    }
+    // a cursor the list's filters exclude (the 10 largest grants here) still pages: it is in the scope
+    const filtered = await paginate<typeof creditGrants.$inferSelect, string>(ctx.db, {
+      table: creditGrants,
+      id: creditGrants.id,
+      scope: eq(creditGrants.organizationId, ctx.org.id),
+      noun: 'grant',
+      where: and(eq(creditGrants.organizationId, ctx.org.id), gt(creditGrants.amountCents, 15)),
+      params: { starting_after: ids[20], limit: 100 },
+      map: (rows) => rows.map((r) => r.id),
+    });
+    expect(filtered.data).toEqual([]);
+    const fromLarge = await paginate<typeof creditGrants.$inferSelect, string>(ctx.db, {
+      table: creditGrants,
+      id: creditGrants.id,
+      scope: eq(creditGrants.organizationId, ctx.org.id),
+      noun: 'grant',
+      where: and(eq(creditGrants.organizationId, ctx.org.id), gt(creditGrants.amountCents, 20)),
+      params: { starting_after: ids[0], limit: 100 },
+      map: (rows) => rows.map((r) => r.id),
+    });
+    expect(fromLarge.data).toEqual(ids.slice(1, 5));
+  });
+
+  it('orders by a position column before the id, and pages from a cursor row’s position', async () => {
+    // grants of 6, 5, … 1 cents, made in that order: by amount the list runs against creation
+    const own = await makeOrg();
+    const made: string[] = [];
+    for (let c = 6; c >= 1; c--) made.push((await own.db.transaction((tx) => grantCredits(tx, { organizationId: own.org.id, amountCents: c, source: 'manual' }))).id);
+    const byAmount = made.slice().reverse();
+    const list = (params: ListParams) =>
+      paginate<typeof creditGrants.$inferSelect, string>(own.db, {
+        table: creditGrants,
+        id: creditGrants.id,
+        scope: eq(creditGrants.organizationId, own.org.id),
+        noun: 'grant',
+        where: eq(creditGrants.organizationId, own.org.id),
+        position: creditGrants.amountCents,
+        order: 'asc',
+        params,
+        map: (rows) => rows.map((r) => r.id),
+      });
+    expect((await list({ limit: 2 })).data).toEqual(byAmount.slice(0, 2));
+    expect((await list({ limit: 2, starting_after: byAmount[1] })).data).toEqual(byAmount.slice(2, 4));
+    expect((await list({ limit: 2, ending_before: byAmount[4] })).data).toEqual(byAmount.slice(2, 4));
+    expect(await list({ limit: 10, starting_after: byAmount[4] })).toMatchObject({ data: [byAmount[5]], has_more: false });
   });
 });

@@ -1,6 +1,7 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
+import { AppError } from '../domain/errors';
 import { toApiError } from './api-error';
 
 export interface SwishMeta extends OpenApiMeta {
@@ -23,7 +24,30 @@ const t = initTRPC
     },
   });
 
+/**
+ * Where in an input a string — a value or a key — holds a NUL character (`metadata.k`,
+ * `starting_after`), or null. PostgreSQL's text and jsonb cannot store one, so such an input
+ * would fail at the database as an internal error; it is refused as a bad parameter instead.
+ */
+export function nulPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return [...path, k.replaceAll('\u0000', '\\u0000')].join('.');
+    const found = nulPath(v, [...path, k]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+const rejectNul = t.middleware(async ({ getRawInput, next }) => {
+  const param = nulPath(await getRawInput());
+  if (param !== null) throw new AppError('parameter_invalid', { message: `${param || 'The input'} must not contain a NUL character (\\u0000).`, param: param || undefined });
+  return next();
+});
+
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+/** Every procedure: inputs with a NUL character are refused before anything else (see {@link nulPath}). */
+export const publicProcedure = t.procedure.use(rejectNul);
 export const createCallerFactory = t.createCallerFactory;

@@ -80,6 +80,8 @@ export async function listSessionSummaries(
   return paginate<Row, SessionSummary>(db, {
     table: sessions,
     id: sessions.id,
+    scope: filters[0],
+    noun: 'session',
     where: and(...filters),
     params: opts.params,
     map: (rows) => toSummaries(db, rows),

@@ -45,7 +45,7 @@ export async function listEvents(db: DbOrTx, opts: { organizationId: string; par
   const filters: SQL[] = [eq(events.organizationId, opts.organizationId)];
   if (opts.params.type) filters.push(eq(events.type, opts.params.type));
   if (opts.params.session) filters.push(eq(events.sessionId, opts.params.session));
-  return paginate<Row, ApiEvent>(db, { table: events, id: events.id, where: and(...filters), params: opts.params, map: (rows) => rows.map(toApiEvent) });
+  return paginate<Row, ApiEvent>(db, { table: events, id: events.id, scope: filters[0], noun: 'event', where: and(...filters), params: opts.params, map: (rows) => rows.map(toApiEvent) });
 }
 
 export async function getEvent(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<ApiEvent | null> {

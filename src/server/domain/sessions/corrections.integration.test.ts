@@ -58,6 +58,8 @@ function expectConsistent(s: ApiSession, system: 1 | 2) {
   for (const shot of s.shots.data) expect(shot.points).toBe(shot.made ? (shot.is_free_throw ? 1 : system + (shot.is_three_point ? 1 : 0)) : 0);
   const byTime = [...s.shots.data].sort((a, b) => a.start_seconds! - b.start_seconds!);
   expect(byTime.map((x) => x.index)).toEqual(byTime.map((_, i) => i));
+  // and listed in that order (a shot added by a correction has the newest id, not the last time)
+  expect(s.shots.data.map((x) => x.index)).toEqual(s.shots.data.map((_, i) => i));
   const unattributed = s.shots.data.filter((x) => x.made && !x.players.scorer).reduce((n, x) => n + x.points!, 0);
   expect(s.players.data.reduce((n, p) => n + p.stats.points, 0) + unattributed).toBe(s.totals.points);
 }

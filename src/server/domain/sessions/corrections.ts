@@ -574,6 +574,8 @@ export async function listCorrections(db: DbOrTx, opts: { organizationId: string
   return paginate<CorrectionRow, ApiCorrection>(db, {
     table: sessionCorrections,
     id: sessionCorrections.id,
+    scope: eq(sessionCorrections.sessionId, session.id),
+    noun: 'correction',
     where: eq(sessionCorrections.sessionId, session.id),
     params: opts.params,
     url: `/v1/sessions/${session.id}/corrections`,

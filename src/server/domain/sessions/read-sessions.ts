@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { highlights, players, sessions, shots, type SessionStatus } from '../../db/schema';
-import { notFound } from '../errors';
+import { groups, highlights, players, sessions, shots, type SessionStatus } from '../../db/schema';
+import { AppError, notFound } from '../errors';
 import { isId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
 import { READY_HIGHLIGHT, toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
@@ -26,10 +26,17 @@ export async function listSessions(
 ) {
   const filters: SQL[] = [eq(sessions.organizationId, opts.organizationId)];
   if (opts.params.status) filters.push(eq(sessions.status, opts.params.status));
-  if (opts.params.group) filters.push(eq(sessions.groupId, opts.params.group));
+  if (opts.params.group) {
+    // like the cursors: a group that is not the organization's is a bad parameter, not an empty list
+    const [known] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, opts.params.group), eq(groups.organizationId, opts.organizationId)));
+    if (!known) throw new AppError('parameter_invalid', { message: `No such group: '${opts.params.group}'.`, param: 'group' });
+    filters.push(eq(sessions.groupId, opts.params.group));
+  }
   return paginate<typeof sessions.$inferSelect, ApiSession>(db, {
     table: sessions,
     id: sessions.id,
+    scope: filters[0],
+    noun: 'session',
     where: and(...filters),
     params: opts.params,
     map: (rows) => toApiSessions(db, rows),
@@ -51,6 +58,10 @@ async function listChildren<Row extends Record<string, unknown>, Item>(
   const page = await paginate<Row, Item>(db, {
     table,
     id: table.id,
+    scope: eq(table.sessionId, opts.sessionId),
+    noun: kind.slice(0, -1),
+    // shots in time order (a shot added by a correction has a later id)
+    position: table === shots ? shots.index : undefined,
     where: and(eq(table.sessionId, opts.sessionId), only),
     params: opts.params,
     url,

@@ -139,7 +139,8 @@ export async function toApiSessions(db: DbOrTx, rows: SessionRow[]): Promise<Api
 }
 
 /**
- * The first EMBEDDED_LIMIT children of each session (by id, i.e. creation order) and each
+ * The first EMBEDDED_LIMIT children of each session (shots in time order, the others by id,
+ * i.e. creation order) and each
  * session's total, in one query whatever the number of sessions: a window function ranks
  * and counts the rows per session. Rows are decoded with the table's column decoders
  * directly (drizzle's generic row mapping of a subquery was half the CPU of a page).
@@ -151,11 +152,13 @@ async function firstOfEach<Table extends typeof shots | typeof highlights | type
   map: (row: Table['$inferSelect']) => Item,
   only: SQL = sql`true`,
 ): Promise<Map<string, { items: Item[]; total: number }>> {
+  // shots in time order (`index`; a shot added by a correction has a later id), the others by id
+  const order = table === shots ? sql`t.index, t.id` : sql`t.id`;
   const found = (await db.execute(sql`select * from (
       select t.*, row_number() over w as swish_rank, count(*) over (partition by t.session_id) as swish_total
       from ${table} t where t.session_id in ${ids} and ${only}
-      window w as (partition by t.session_id order by t.id)
-    ) ranked where swish_rank <= ${EMBEDDED_LIMIT} order by session_id, id`)) as unknown as Array<Record<string, unknown>>;
+      window w as (partition by t.session_id order by ${order})
+    ) ranked where swish_rank <= ${EMBEDDED_LIMIT} order by session_id, swish_rank`)) as unknown as Array<Record<string, unknown>>;
   const decode = rowDecoder(table);
   const out = new Map<string, { items: Item[]; total: number }>();
   for (const raw of found) {

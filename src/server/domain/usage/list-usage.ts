@@ -46,6 +46,8 @@ export async function listUsage(db: DbOrTx, opts: { organizationId: string; para
   return paginate<Row, ApiUsageEvent>(db, {
     table: usageEvents,
     id: usageEvents.id,
+    scope: filters[0],
+    noun: 'usage event',
     where: and(...filters),
     params: p,
     map: (rows) => rows.map(toApiUsageEvent),

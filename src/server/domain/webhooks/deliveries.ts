@@ -247,6 +247,8 @@ export async function listWebhookDeliveries(
   return paginate<DeliveryRow, ApiWebhookDelivery>(db, {
     table: webhookDeliveries,
     id: webhookDeliveries.id,
+    scope: filters[0],
+    noun: 'delivery',
     where: and(...filters),
     params: opts.params,
     map: (rows) => toApiDeliveries(db, rows),

@@ -111,6 +111,8 @@ export async function listWebhookEndpoints(db: DbOrTx, opts: { organizationId: s
   return paginate<Row, ApiWebhookEndpoint>(db, {
     table: webhookEndpoints,
     id: webhookEndpoints.id,
+    scope: eq(webhookEndpoints.organizationId, opts.organizationId),
+    noun: 'webhook endpoint',
     where: eq(webhookEndpoints.organizationId, opts.organizationId),
     params: opts.params,
     map: (rows) => rows.map(toApiWebhookEndpoint),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inngest, NonRetriableError, RetryAfterError } from 'inngest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getHandle } from '../../db/client';
 import type { RunSnapshot } from './engine';
 import { engineAwareFetch } from './in-process';
 import { canonicalJson, hashSigningKey, newSigningKey, signBody } from './protocol';
@@ -375,6 +376,27 @@ describe.each(['in-process', 'http'] as const)('embedded engine (%s)', (transpor
     expect(runs.filter((x) => x.status === 'running').length).toBeGreaterThan(10);
     await Promise.all(runs.map((x) => t.engine.waitForRun(x.id, 30_000)));
     expect(maxActive.crowd).toBe(2);
+  });
+
+  it('queued calls carry their concurrency keys, so a claim passes over a busy key on the calls themselves; calls queued without them wait for a slot too', async () => {
+    const group = `keys-${randomBytes(3).toString('hex')}`;
+    await client.send(Array.from({ length: 6 }, () => ({ name: E('limited'), data: { group, ms: 300 } })));
+    const ids: string[] = [];
+    for (let i = 0; i < 200 && ids.length < 6; i++) {
+      ids.splice(0, ids.length, ...(await runsOf('limited')).filter((r) => (r.event as { data: { group: string } }).data.group === group).map((r) => r.id));
+      if (ids.length < 6) await sleep(25);
+    }
+    expect(ids).toHaveLength(6);
+    const { sql } = getHandle();
+    // two run at a time: the others' calls are queued, each with the key it counts against
+    const items = await sql<{ status: string; concurrency_keys: string[] }[]>`select status, concurrency_keys from inngest_queue where run_id = any(${ids})`;
+    expect(items.filter((i) => i.status === 'queued').length).toBeGreaterThan(0);
+    for (const i of items) expect(i.concurrency_keys).toEqual([`fn:${fnId('limited')}:${group}`]);
+    // as calls queued before the keys were kept on them: the limit holds on their runs alone
+    await sql`update inngest_queue set concurrency_keys = '{}' where run_id = any(${ids}) and status = 'queued'`;
+    const ended = await Promise.all(ids.map((id) => t.engine.waitForRun(id, 20_000)));
+    expect(ended.map((r) => r.status)).toEqual(ids.map(() => 'completed'));
+    expect(maxActive[group]).toBe(2);
   });
 
   it('rate limit: at most one run per key and period', async () => {

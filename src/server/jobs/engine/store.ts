@@ -152,9 +152,16 @@ export async function insertEvents(sql: Sql, events: EventInput[], now: number):
   return found.map((r) => r.id);
 }
 
-async function enqueueDiscovery(tx: Tx, run: Pick<RunRow, 'id' | 'app_id'>, at: number) {
-  await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at)
-    values (${run.app_id}, ${run.id}, null, 0, ${new Date(at)})
+/**
+ * The concurrency keys a call of `run` counts against. A queue item carries them from the
+ * start (not only while leased), so that a claim passes over the items of keys at their limit
+ * without reading their runs: in a burst the queue holds thousands of calls of a few busy keys.
+ */
+const keysOf = (run: Pick<RunRow, 'concurrency'>): string[] => run.concurrency.map((c) => c.key);
+
+async function enqueueDiscovery(tx: Tx, run: Pick<RunRow, 'id' | 'app_id' | 'concurrency'>, at: number) {
+  await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at, concurrency_keys)
+    values (${run.app_id}, ${run.id}, null, 0, ${new Date(at)}, ${keysOf(run)}::text[])
     on conflict (run_id) where step_id is null and status = 'queued' do update set run_at = least(inngest_queue.run_at, excluded.run_at)`;
 }
 
@@ -204,7 +211,7 @@ export async function createRun(
       ${parent?.runId ?? null}, ${parent?.stepId ?? null}, ${new Date(now)})
     on conflict (function_id, event_id) do nothing returning id`;
   if (!row) return null;
-  await enqueueDiscovery(tx, { id, app_id: fn.appId }, now);
+  await enqueueDiscovery(tx, { id, app_id: fn.appId, concurrency }, now);
   for (const [i, c] of fn.cancel.entries()) {
     await tx`insert into inngest_waits (run_id, step_id, kind, event_name, expression, expires_at, created_at)
       values (${id}, ${`cancel:${i}`}, 'cancel', ${c.event}, ${c.if ?? null}, ${c.timeoutMs ? new Date(now + c.timeoutMs) : null}, ${new Date(now)})`;
@@ -238,9 +245,9 @@ async function createSimpleRuns(tx: Tx, runs: { fn: EngineFunction; event: Innge
       insert into inngest_runs (id, app_id, function_id, event_id, event, status, concurrency, created_at)
       select id, app_id, function_id, event_id, event, 'running', concurrency, ${at}
       from jsonb_to_recordset(${json(tx, rows)}) as x(id text, app_id text, function_id text, event_id text, event jsonb, concurrency jsonb)
-      on conflict (function_id, event_id) do nothing returning id, app_id)
-    insert into inngest_queue (app_id, run_id, step_id, attempt, run_at)
-    select app_id, id, null, 0, ${at} from created
+      on conflict (function_id, event_id) do nothing returning id, app_id, concurrency)
+    insert into inngest_queue (app_id, run_id, step_id, attempt, run_at, concurrency_keys)
+    select app_id, id, null, 0, ${at}, array(select c->>'key' from jsonb_array_elements(concurrency) c) from created
     on conflict (run_id) where step_id is null and status = 'queued' do update set run_at = least(inngest_queue.run_at, excluded.run_at)`;
 }
 
@@ -394,13 +401,22 @@ export async function claimBatch(sql: Sql, appIds: string[], now: number, max: n
   if (max <= 0) return [];
   return sql.begin(async (tx) => {
     const at = new Date(now);
-    // the calls in flight are read once (not once per candidate: the queue can hold thousands)
+    // The calls in flight are read once (not once per candidate: the queue can hold thousands).
+    // `blocked`: the keys at the highest limit any call in flight has for them. Items carrying
+    // one are passed over on their own row, before their run is read (a burst queues thousands
+    // of calls of a few busy keys, and every claim used to read all their runs). Items queued
+    // before their keys were kept on them carry none and are checked on their run only. The
+    // exact check on the run's own limits follows.
     const candidates = await tx<(QueueItem & { concurrency: { key: string; limit: number }[] })[]>`
       with live as (select id, run_id, step_id, concurrency_keys from inngest_queue where status = 'leased' and leased_until >= ${at}),
-        full_keys as (select k, count(*) as n from live, unnest(live.concurrency_keys) k group by k)
+        full_keys as (select k, count(*) as n from live, unnest(live.concurrency_keys) k group by k),
+        blocked as (select coalesce(array_agg(f.k), '{}') as keys from full_keys f
+          where f.n >= (select max((c->>'limit')::int) from live l join inngest_runs lr on lr.id = l.run_id
+            cross join jsonb_array_elements(lr.concurrency) c where c->>'key' = f.k))
       select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
       from inngest_queue q join inngest_runs r on r.id = q.run_id
       where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
+        and not (q.concurrency_keys && (select keys from blocked))
         and (q.step_id is not null or not exists (select 1 from live d where d.run_id = q.run_id and d.step_id is null))
         and not exists (
           select 1 from jsonb_array_elements(r.concurrency) c join full_keys f on f.k = c->>'key'
@@ -555,7 +571,8 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
           where id = ${item.id} and lease_token = ${item.lease_token}`;
       } else {
         await dropItem();
-        await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at) values (${run.app_id}, ${run.id}, ${stepId}, ${attempt}, ${runAt})
+        await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at, concurrency_keys)
+          values (${run.app_id}, ${run.id}, ${stepId}, ${attempt}, ${runAt}, ${keysOf(run)}::text[])
           on conflict (run_id, step_id) where step_id is not null do update set attempt = excluded.attempt, run_at = excluded.run_at, status = 'queued', lease_token = null, leased_until = null`;
       }
     };
@@ -603,7 +620,8 @@ export async function applyOutcome(sql: Sql, item: QueueItem, outcome: CallOutco
             run.disable_immediate_execution = true;
           }
           if (!done.has(op.id)) {
-            await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at) values (${run.app_id}, ${run.id}, ${op.id}, 0, ${new Date(now)})
+            await tx`insert into inngest_queue (app_id, run_id, step_id, attempt, run_at, concurrency_keys)
+              values (${run.app_id}, ${run.id}, ${op.id}, 0, ${new Date(now)}, ${keysOf(run)}::text[])
               on conflict (run_id, step_id) where step_id is not null do nothing`;
           }
           break;

@@ -13,7 +13,16 @@ export const listUsageMeta: SwishMeta = {
   },
 };
 
-const unixSeconds = (description: string) => z.coerce.number().int().min(0).optional().describe(description);
+/** The last second of year 9999: a date beyond it is no Unix time in seconds (often one in milliseconds). */
+const LAST_UNIX_SECOND = 253_402_300_799;
+const unixSeconds = (description: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LAST_UNIX_SECOND, { message: `must be Unix seconds (at most ${LAST_UNIX_SECOND}, the end of year 9999), not milliseconds` })
+    .optional()
+    .describe(description);
 
 export const ZListUsageRequest = z
   .object({
