@@ -124,6 +124,10 @@ export const inngestQueue = pgTable(
     uniqueIndex('inngest_queue_step_idx').on(t.runId, t.stepId).where(sql`step_id is not null`),
     uniqueIndex('inngest_queue_discovery_idx').on(t.runId).where(sql`step_id is null and status = 'queued'`),
     index('inngest_queue_due_idx').on(t.appId, t.runAt),
+    // a claim takes the due calls in order from here, reading about as many as it takes (store.ts claimBatch)
+    index('inngest_queue_queued_idx').on(t.runAt, t.id).where(sql`status = 'queued'`),
+    // the calls in flight, which every claim counts
+    index('inngest_queue_leased_idx').on(t.leasedUntil).where(sql`status = 'leased'`),
   ],
 );
 

@@ -402,21 +402,31 @@ export async function claimBatch(sql: Sql, appIds: string[], now: number, max: n
   return sql.begin(async (tx) => {
     const at = new Date(now);
     // The calls in flight are read once (not once per candidate: the queue can hold thousands).
-    // `blocked`: the keys at the highest limit any call in flight has for them. Items carrying
-    // one are passed over on their own row, before their run is read (a burst queues thousands
-    // of calls of a few busy keys, and every claim used to read all their runs). Items queued
-    // before their keys were kept on them carry none and are checked on their run only. The
-    // exact check on the run's own limits follows.
+    // `blocked`: the keys at the highest limit any call in flight has for them. The due calls
+    // are picked in their order on their own rows — queued ones through the partial index on
+    // (run_at, id), plus calls whose lease ran out — passing over those of a blocked key and
+    // those of a run whose discovery call is in flight, so a claim reads about as many rows as
+    // it takes, however many calls a burst has queued behind busy keys. Items queued before
+    // their keys were kept on them carry none; the exact check on each run's own limits follows.
     const candidates = await tx<(QueueItem & { concurrency: { key: string; limit: number }[] })[]>`
       with live as (select id, run_id, step_id, concurrency_keys from inngest_queue where status = 'leased' and leased_until >= ${at}),
         full_keys as (select k, count(*) as n from live, unnest(live.concurrency_keys) k group by k),
         blocked as (select coalesce(array_agg(f.k), '{}') as keys from full_keys f
           where f.n >= (select max((c->>'limit')::int) from live l join inngest_runs lr on lr.id = l.run_id
-            cross join jsonb_array_elements(lr.concurrency) c where c->>'key' = f.k))
+            cross join jsonb_array_elements(lr.concurrency) c where c->>'key' = f.k)),
+        picked as (
+          (select p.id from inngest_queue p
+            where p.status = 'queued' and p.run_at <= ${at} and p.app_id = any(${appIds})
+              and not (p.concurrency_keys && (select keys from blocked))
+              and (p.step_id is not null or not exists (select 1 from live d where d.run_id = p.run_id and d.step_id is null))
+            order by p.run_at, p.id limit ${max + 20})
+          union all
+          (select p.id from inngest_queue p
+            where p.status = 'leased' and p.leased_until < ${at} and p.run_at <= ${at} and p.app_id = any(${appIds})
+            order by p.run_at, p.id limit ${max + 20}))
       select q.id, q.run_id, q.step_id, q.attempt, r.concurrency
       from inngest_queue q join inngest_runs r on r.id = q.run_id
-      where q.app_id = any(${appIds}) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
-        and not (q.concurrency_keys && (select keys from blocked))
+      where q.id in (select id from picked) and q.run_at <= ${at} and (q.status = 'queued' or q.leased_until < ${at})
         and (q.step_id is not null or not exists (select 1 from live d where d.run_id = q.run_id and d.step_id is null))
         and not exists (
           select 1 from jsonb_array_elements(r.concurrency) c join full_keys f on f.k = c->>'key'

@@ -1,0 +1,2 @@
+CREATE INDEX "inngest_queue_queued_idx" ON "inngest_queue" USING btree ("run_at","id") WHERE status = 'queued';--> statement-breakpoint
+CREATE INDEX "inngest_queue_leased_idx" ON "inngest_queue" USING btree ("leased_until") WHERE status = 'leased';
