@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
+import { safeNextPath } from '../_lib/safe-next';
 import { useState, type FormEvent } from 'react';
 import { authClient, authErrorMessage } from '../_lib/auth-client';
 
@@ -32,7 +33,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       return;
     }
     queryClient.clear();
-    router.replace(next.startsWith('/') ? next : '/sessions');
+    router.replace(safeNextPath(next));
   }
 
   const other = mode === 'sign-up' ? 'sign-in' : 'sign-up';
