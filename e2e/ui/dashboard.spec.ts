@@ -138,6 +138,18 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await page.getByRole('button', { name: 'Done' }).click();
   });
 
+  await test.step('a webhook endpoint needs at least one event; the form says so itself', async () => {
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Endpoint URL').fill('https://hooks.example.com/swish');
+    await dialog.getByLabel('session.processed').uncheck();
+    await dialog.getByLabel('session.failed').uncheck();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Choose at least one event');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByText('No endpoints')).toBeVisible();
+  });
+
   await test.step('box score totals and shot chart match the API', async () => {
     const res = await request.get(`/v1/sessions/${sessionId}`, { headers: { Authorization: `Bearer ${secret}` } });
     expect(res.status()).toBe(200);
@@ -240,6 +252,10 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     // every result tab is on screen (they wrap instead of scrolling out of view)
     for (const tab of await page.getByRole('tab').all()) await expect(tab).toBeInViewport();
     await look(page, info, '14-phone-session');
+    // a wide table scrolls inside its box; the page itself never scrolls sideways
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await expect(page.getByRole('tabpanel')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Sessions' })).toBeVisible();
   });

@@ -88,9 +88,14 @@ export function Webhooks() {
   const [open, setOpen] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  /** Why the add form was refused, shown in the form (a toast would sit behind the dialog). */
+  const [formError, setFormError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
   const onError = (err: unknown) => toast(errorMessage(err), 'error');
-  const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: (e) => (setCreating(false), setSecret(e.secret), void refresh()), onError }));
+  const create = useMutation(
+    trpc.webhooks.create.mutationOptions({ onSuccess: (e) => (setCreating(false), setSecret(e.secret), void refresh()), onError: (err) => setFormError(errorMessage(err)) }),
+  );
+  const openForm = (on: boolean) => (setFormError(null), setCreating(on));
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: (e) => (setSecret(e.secret), void refresh()), onError }));
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: () => void refresh(), onError }));
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: () => (setDeleting(null), toast('Endpoint deleted'), void refresh()), onError }));
@@ -99,9 +104,12 @@ export function Webhooks() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const events = f.getAll('events') as Array<'session.processed' | 'session.failed'>;
+    // no event ticked is no subscription at all, not "all events"
+    if (events.length === 0) return setFormError('Choose at least one event to send.');
+    setFormError(null);
     create.mutate({
       url: String(f.get('url')).trim(),
-      enabled_events: events.length === 0 || events.length === 2 ? ['*'] : events,
+      enabled_events: events.length === 2 ? ['*'] : events,
       description: String(f.get('description') ?? '').trim() || null,
     });
   }
@@ -113,7 +121,7 @@ export function Webhooks() {
           <h2 id="wh-h">Webhook endpoints</h2>
           <p>Swish POSTs signed events (Standard Webhooks) when sessions are processed or fail, and retries for about 3 days.</p>
         </div>
-        <button className="btn btn-primary" onClick={() => setCreating(true)}>
+        <button className="btn btn-primary" onClick={() => openForm(true)}>
           Add endpoint
         </button>
       </div>
@@ -163,8 +171,13 @@ export function Webhooks() {
         </ul>
       )}
 
-      <Modal open={creating} onClose={() => setCreating(false)} title="Add a webhook endpoint">
+      <Modal open={creating} onClose={() => openForm(false)} title="Add a webhook endpoint">
         <form className="form" onSubmit={submit}>
+          {formError && (
+            <div className="notice notice-danger" role="alert">
+              {formError}
+            </div>
+          )}
           <label className="field">
             <span>Endpoint URL</span>
             <input className="input" name="url" type="url" required placeholder="https://example.com/webhooks/swish" autoFocus />
@@ -184,7 +197,7 @@ export function Webhooks() {
             <span>Description (optional)</span>
             <input className="input" name="description" maxLength={500} />
           </label>
-          <ModalActions onCancel={() => setCreating(false)} label="Add endpoint" pending={create.isPending} />
+          <ModalActions onCancel={() => openForm(false)} label="Add endpoint" pending={create.isPending} />
         </form>
       </Modal>
 
