@@ -112,6 +112,11 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     const me = await request.get('/api/trpc/dashboard.me');
     expect(me.status()).toBe(200);
     expect((await me.json()).result.data.active).toMatchObject({ id: org.id, role: 'owner' });
+    // even an owner cannot delete the organization (its ledger, sessions and keys stay): a clean refusal
+    const del = await request.post('/api/auth/organization/delete', { data: { organizationId: org.id }, headers: { origin: baseURL! } });
+    expect(del.status()).toBeGreaterThanOrEqual(400);
+    expect(del.status()).toBeLessThan(500);
+    expect((await swishCli(['orgs:list'])).some((o: { id: string }) => o.id === org.id)).toBe(true);
     // an email nobody signed up with: a clear error, exit status 1
     await expect(swishCli(['members:add', '--org', org.id, '--email', 'nobody@example.com'])).rejects.toThrow(/No account uses nobody@example.com/);
   });

@@ -69,6 +69,8 @@ function createAuth() {
         roles,
         creatorRole: 'owner',
         invitationExpiresIn: 7 * 24 * 3600,
+        // an organization holds a ledger, sessions and keys: it is never deleted from the dashboard
+        disableOrganizationDeletion: true,
         // No mail server in the zero-setup default, so no verified emails: an invitation is
         // accepted by a signed-in user with the invited email who holds the (unguessable) link.
         requireEmailVerificationOnInvitation: false,

@@ -10,7 +10,7 @@ import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { useIsAdmin, useMe } from '../app-shell';
 
 const ROLE_HELP = {
-  owner: 'Everything, including deleting the organization',
+  owner: 'Everything an admin can, and making or removing owners',
   admin: 'Billing, API keys, webhooks and members',
   coach: 'Upload and watch games, edit sessions and players',
 } as const;
