@@ -1,3 +1,4 @@
+import { ANALYSER_RUN_VERSION } from '../../src/server/analysis/run-version';
 import { expect, test } from '@playwright/test';
 import { createOrg, expectError, startStalledHost, swishCli } from '../helpers';
 
@@ -51,6 +52,8 @@ test.describe('POST /v1/sessions', () => {
       api_key: org.prodKeyId,
       sku: 'video_processing',
       status: 'held',
+      // the analyser the job was submitted to, not a made-up 0
+      run_version: ANALYSER_RUN_VERSION,
       held_seconds: 1800,
       quantity_seconds: 0,
       rate_cents_per_hour: 500,

@@ -10,8 +10,9 @@ import type { AnalysisOptions, AnalysisResult } from './types';
 
 export type * from './types';
 
-/** Version of the analyser's output; bump whenever the artifacts change meaningfully for the same video. */
-export const ANALYSER_RUN_VERSION = 14;
+import { ANALYSER_RUN_VERSION } from './run-version';
+
+export { ANALYSER_RUN_VERSION };
 
 /**
  * Analyses one basketball video: decodes it as a stream with ffmpeg, extracts motion and ball

@@ -1,3 +1,4 @@
+import { ANALYSER_RUN_VERSION } from '../../analysis/run-version';
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
 import { creditGrants, ledgerEntries, organizations, usageEvents } from '../../db/schema';
@@ -38,6 +39,8 @@ export async function placeHold(
       groupId: opts.groupId,
       apiKeyId: opts.apiKeyId,
       status: 'held',
+      // the analyser the job is submitted to (a settlement writes the one that ran; a void keeps this)
+      runVersion: ANALYSER_RUN_VERSION,
       heldSeconds: opts.heldSeconds,
       heldCents,
       rateCentsPerHour: rate,
