@@ -6,30 +6,42 @@ import { join, resolve } from 'node:path';
  * Endpoint signing secrets must be readable to sign, so they are stored encrypted
  * (AES-256-GCM) rather than hashed. The key is derived from SWISH_SECRET when set (the same
  * value on every instance when scaling out), otherwise from a random key kept in DATA_DIR
- * (`webhook-secrets.key`, created on first use) — as the media signing key.
+ * (`webhook-secrets.key`, created on first use) — as the media signing key. Secrets sealed
+ * with the key file before SWISH_SECRET was set still open while the file is there.
  */
+
+/** The key of some key material (SWISH_SECRET, or the key file's contents). */
+const derive = (material: string) => createHash('sha256').update('swish webhook secrets v1\0').update(material).digest();
+
+const keyFile = () => join(resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data'), 'webhook-secrets.key');
 
 let key: Buffer | undefined;
 
+/** The key new secrets are sealed with: SWISH_SECRET's, else the key file's (created on first use). */
 function sealingKey(): Buffer {
   if (key) return key;
-  let material: string;
-  if (process.env.SWISH_SECRET) material = process.env.SWISH_SECRET;
-  else {
-    const dir = resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data');
-    const file = join(dir, 'webhook-secrets.key');
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      try {
-        writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process created it first
-      }
+  if (process.env.SWISH_SECRET) return (key = derive(process.env.SWISH_SECRET));
+  const file = keyFile();
+  if (!existsSync(file)) {
+    mkdirSync(resolve(file, '..'), { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process created it first
     }
-    material = readFileSync(file, 'utf8').trim();
   }
-  key = createHash('sha256').update('swish webhook secrets v1\0').update(material).digest();
-  return key;
+  return (key = derive(readFileSync(file, 'utf8').trim()));
+}
+
+/**
+ * Every key a stored secret may be sealed with: the sealing key, then — once SWISH_SECRET is
+ * set on an installation that ran without it — the key file's, so the endpoints made before
+ * keep signing.
+ */
+function openingKeys(): Buffer[] {
+  const keys = [sealingKey()];
+  if (process.env.SWISH_SECRET && existsSync(keyFile())) keys.push(derive(readFileSync(keyFile(), 'utf8').trim()));
+  return keys;
 }
 
 /** `whsec_` + base64 of 24 random bytes: the secret format Standard Webhooks libraries accept. */
@@ -48,11 +60,14 @@ export function sealSecret(secret: string): string {
 export function openSecret(sealed: string): string {
   const [version, iv, tag, ct] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unreadable webhook secret');
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  try {
-    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    throw new Error('webhook secret cannot be decrypted: SWISH_SECRET (or DATA_DIR/webhook-secrets.key) changed since it was stored');
+  for (const k of openingKeys()) {
+    const decipher = createDecipheriv('aes-256-gcm', k, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      // sealed with another key: try the next
+    }
   }
+  throw new Error('webhook secret cannot be decrypted: SWISH_SECRET (or DATA_DIR/webhook-secrets.key) changed since it was stored');
 }
