@@ -9,7 +9,7 @@ import { GET, HEAD } from '@/app/media/[...key]/route';
 import { serveMediaNode } from './node-door';
 import { parseRange } from './serve';
 import { LocalMediaStorage, setMediaStorage } from './storage';
-import { signMediaUrl } from './urls';
+import { signMediaUrl, withFreshMediaUrls } from './urls';
 
 const SECRET = 'media-route-test-secret';
 let dir: string;
@@ -207,5 +207,25 @@ describe('the media door on the Node server (what clients get on the wire)', () 
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
     expect(JSON.parse(post.body.toString()).error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('media URLs of a recorded snapshot', () => {
+  // an event keeps the Session it was recorded with for 30 days; its links expired after a day
+  it('are signed again from now, on the current origin; nothing else changes', async () => {
+    const stale = signWith(key, 1_000).replace('http://media.test', 'http://old-host.test');
+    const snapshot = {
+      object: { id: 'sess_route', video: { url: stale, preview_url: null }, note: 'see /media/ later', highlights: { data: [{ video: { default: stale } }] } },
+    };
+    const fresh = withFreshMediaUrls(snapshot);
+    const url = fresh.object.video.url;
+    expect(url.startsWith('http://media.test/media/sessions/sess_route/720p.mp4?expires=')).toBe(true);
+    expect(Number(new URL(url).searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000);
+    expect((await GET(request(url))).status).toBe(200);
+    expect(fresh.object.highlights.data[0].video.default).toBe(url);
+    expect(fresh.object.note).toBe('see /media/ later');
+    expect(fresh.object.id).toBe('sess_route');
+    // the recorded object itself is left as it was
+    expect(snapshot.object.video.url).toBe(stale);
   });
 });

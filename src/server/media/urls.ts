@@ -57,3 +57,44 @@ export function verifyMediaSignature(key: string, expires: number, sig: string, 
   const given = Buffer.from(sig);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+const MEDIA_URL = /^https?:\/\/[^/?#]+\/media\/([^?#]+)\?expires=\d+&signature=[\w-]+$/;
+
+/**
+ * A recorded object (an event's Session) with each of its media URLs signed again from now,
+ * on the current public origin: a snapshot keeps the URLs it was recorded with, which expire
+ * after SWISH_MEDIA_URL_TTL, while the event log keeps events for 30 days and a webhook is
+ * retried for 3. Only URLs of the `/media/<key>?expires=…&signature=…` form are touched; the
+ * rest of the object is returned as it is (a copy where something changed).
+ */
+export function withFreshMediaUrls<T>(value: T): T {
+  if (typeof value === 'string') {
+    if (!value.includes('/media/')) return value;
+    const m = MEDIA_URL.exec(value);
+    if (!m) return value;
+    let key: string;
+    try {
+      key = m[1].split('/').map(decodeURIComponent).join('/');
+    } catch {
+      return value;
+    }
+    return (signMediaUrl(key) ?? value) as T;
+  }
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    value.forEach((v, i) => {
+      const fresh = withFreshMediaUrls(v);
+      if (fresh !== v) (out ??= [...value])[i] = fresh;
+    });
+    return (out ?? value) as T;
+  }
+  if (value !== null && typeof value === 'object') {
+    let out: Record<string, unknown> | null = null;
+    for (const [k, v] of Object.entries(value)) {
+      const fresh = withFreshMediaUrls(v);
+      if (fresh !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = fresh;
+    }
+    return (out ?? value) as T;
+  }
+  return value;
+}

@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { events } from '../../db/schema';
+import { withFreshMediaUrls } from '../../media/urls';
 import { newId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
 import type { ApiSession } from '../sessions/serialize';
@@ -24,7 +25,8 @@ export function toApiEvent(row: Row): ApiEvent {
     object: 'event',
     type: row.type,
     created: Math.floor(row.createdAt.getTime() / 1000),
-    data: row.data as { object: ApiSession },
+    // the Session as recorded, with media links that work from now (see withFreshMediaUrls)
+    data: withFreshMediaUrls(row.data as { object: ApiSession }),
   };
 }
 

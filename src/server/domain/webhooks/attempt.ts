@@ -39,9 +39,10 @@ export function webhookHeaders(opts: { secrets: string[]; msgId: string; timesta
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
- * Rendered Event bodies by organization and event id. An Event is never changed once
- * recorded, and a fan-out sends it to every endpoint at about the same time: the row (a
- * whole Session) is read and serialised once per event rather than once per delivery.
+ * Rendered Event bodies by organization, event id and hour. An Event is never changed once
+ * recorded (only its media links are signed again, the same within an hour), and a fan-out
+ * sends it to every endpoint at about the same time: the row (a whole Session) is read and
+ * serialised once per event rather than once per delivery.
  */
 const bodies = new Map<string, Promise<string | null>>();
 const BODY_CACHE_SIZE = 256;
@@ -52,7 +53,9 @@ const BODY_CACHE_SIZE = 256;
  * not kept (it cannot appear later under that id, but nothing is gained by remembering it).
  */
 function eventBody(db: Database, organizationId: string, eventId: string): Promise<string | null> {
-  const key = `${organizationId}/${eventId}`;
+  // per hour: within one the event's media links sign the same (their expiry rounds up to the
+  // hour); a retry days later gets links that work from then
+  const key = `${organizationId}/${eventId}/${Math.floor(Date.now() / 3_600_000)}`;
   const cached = bodies.get(key);
   if (cached !== undefined) return cached;
   const body = (async () => {
