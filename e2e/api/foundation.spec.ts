@@ -34,7 +34,14 @@ test.describe('errors', () => {
     await expectError(await request.get('/v1/nothing-here', { headers: org.auth }), 404, 'route_missing');
     const wrong = await request.delete('/v1/balance', { headers: org.auth });
     await expectError(wrong, 405, 'method_not_allowed');
-    expect(wrong.headers()['allow']).toBe('GET');
+    expect(wrong.headers()['allow']).toBe('GET, HEAD');
+    // HEAD wherever GET is: its status and headers, no body
+    const head = await request.head('/v1/balance', { headers: org.auth });
+    expect(head.status()).toBe(200);
+    expect(head.headers()['x-ratelimit-limit']).toBeDefined();
+    expect((await head.body()).length).toBe(0);
+    expect((await request.head('/v1/sessions/sess_nope', { headers: org.auth })).status()).toBe(404);
+    expect((await request.head('/v1/balance')).status()).toBe(401);
     await expectError(
       await request.post('/v1/sessions', { headers: { ...org.auth, 'Content-Type': 'application/json' }, data: '{"source": ' }),
       400,
@@ -132,7 +139,12 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     const create = doc.paths['/sessions'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '402', '409', '429']));
     expect(create.responses['200']).toBeUndefined();
-    expect(create.responses['201'].headers['X-Service-Cost-Cents']).toBeDefined();
+    expect(create.responses['201'].headers['X-Service-Cost-Cents'].schema.type).toBe('integer');
+    // every query and path parameter says what it is; no model of a body the API never sends
+    for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ name: string; description?: string }> }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) for (const p of op.parameters ?? []) expect(p.description, `${method} ${path} ${p.name}`).toBeTruthy();
+    }
+    expect(Object.keys(doc.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
     expect(doc.components.schemas.InsufficientCreditsError.properties.error.required).toEqual(
       expect.arrayContaining(['needed_cents', 'available_cents']),
     );

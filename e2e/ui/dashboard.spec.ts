@@ -139,6 +139,7 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
   });
 
   await test.step('a webhook endpoint needs at least one event; the form says so itself', async () => {
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Endpoint URL').fill('https://hooks.example.com/swish');
@@ -148,6 +149,7 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await expect(dialog.getByRole('alert')).toContainText('Choose at least one event');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByText('No endpoints')).toBeVisible();
+    await page.getByRole('tab', { name: 'API keys' }).click();
   });
 
   await test.step('box score totals and shot chart match the API', async () => {

@@ -134,19 +134,29 @@ function callOpenApi(call: RestCall): Promise<LibraryResponse> {
  * `{ error: { type, code, message, param? } }`.
  */
 export async function handleRestRequest(req: Request): Promise<Response> {
+  const response = await restResponse(req);
+  // HEAD: the GET answer's status and headers, without its body
+  return req.method.toUpperCase() === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+}
+
+async function restResponse(req: Request): Promise<Response> {
   const requestId = newId('request');
   const res: ResponseParts = { headers: new Headers({ 'Request-Id': requestId }) };
   try {
     const url = new URL(req.url);
     const path = url.pathname.replace(/^\/v1/i, '') || '/';
-    const method = req.method.toUpperCase();
+    // HEAD is GET without the body (RFC 9110): the same checks, status and headers
+    const head = req.method.toUpperCase() === 'HEAD';
+    const method = head ? 'GET' : req.method.toUpperCase();
 
     const candidates = restRoutes().filter((r) => r.pattern.test(path));
     if (candidates.length === 0) {
       return errorResponse(new AppError('route_missing', { message: `Unrecognized request URL (${method} ${url.pathname}).` }), res.headers);
     }
     if (!candidates.some((r) => r.method === method)) {
-      const allow = [...new Set(candidates.map((r) => r.method))].join(', ');
+      const methods = new Set(candidates.map((r) => r.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      const allow = [...methods].join(', ');
       return errorResponse(
         new AppError('method_not_allowed', { message: `${method} is not allowed on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } }),
         res.headers,
@@ -177,7 +187,7 @@ export async function handleRestRequest(req: Request): Promise<Response> {
       }
     }
 
-    const response = await callOpenApi({ req, path: path + url.search, body, requestId, res });
+    const response = await callOpenApi({ req: head ? new Request(req, { method: 'GET' }) : req, path: path + url.search, body, requestId, res });
     const headers = response.headers;
     res.headers.forEach((v, k) => headers.set(k, v));
     if (response.status < 400) {

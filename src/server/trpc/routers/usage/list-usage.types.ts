@@ -27,7 +27,7 @@ const unixSeconds = (description: string) =>
 export const ZListUsageRequest = z
   .object({
     ...listParamsShape,
-    status: z.enum(['held', 'settled', 'voided']).optional(),
+    status: z.enum(['held', 'settled', 'voided']).optional().describe('Only usage events in this status.'),
     api_key: z.string().max(64).optional().describe('Only jobs submitted with this API key (`key_…`).'),
     'created[gte]': unixSeconds('Created at or after (Unix seconds).'),
     'created[lte]': unixSeconds('Created at or before (Unix seconds).'),
