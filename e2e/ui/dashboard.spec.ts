@@ -258,6 +258,9 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await page.getByRole('tab', { name: 'Corrections' }).click();
     await expect(page.getByRole('tabpanel')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // the sessions list keeps its status column on screen, whatever the session's name
+    await page.goto('/sessions');
+    await expect(page.getByRole('columnheader', { name: 'Status' })).toBeInViewport();
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Sessions' })).toBeVisible();
   });

@@ -29,6 +29,13 @@ test('an account added to an operator-made organization opens it from onboarding
   await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
   await expect(page.getByLabel('Organization')).toHaveValue(org.id);
 
+  // an unknown page is the app's own, with a way back; the icon is served
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to your sessions' }).click();
+  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+  for (const icon of ['/favicon.ico', '/favicon.svg']) expect((await page.request.get(icon)).status(), icon).toBe(200);
+
   // a sign-in link whose `next` points at another site ends on the dashboard instead
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);

@@ -7,6 +7,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Swish', template: '%s · Swish' },
   description: 'Basketball game-video analysis: highlights, shots, box scores.',
+  icons: { icon: '/favicon.svg', shortcut: '/favicon.ico' },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#f6f6f7' };

@@ -429,7 +429,13 @@ function Usage() {
       ) : !list.data ? (
         <Loading />
       ) : rows.length === 0 ? (
-        <Empty title="No usage yet">Usage appears here when a video is submitted.</Empty>
+        from && to && from > to ? (
+          <Empty title="No dates in this range">The “From” date is after the “To” date.</Empty>
+        ) : status || from || to ? (
+          <Empty title="No usage matches these filters">Change the status or the dates to see more.</Empty>
+        ) : (
+          <Empty title="No usage yet">Usage appears here when a video is submitted.</Empty>
+        )
       ) : (
         <>
           <div className="table-wrap">

@@ -155,11 +155,11 @@ function SessionsList() {
                 <tbody>
                   {rows.map((s) => (
                     <tr key={s.id} className="row-link" data-session={s.id} onClick={() => router.push(`/sessions/${s.id}`)}>
-                      <td>
+                      <td className="cell-wrap">
                         <Link className="table-link" href={`/sessions/${s.id}`} onClick={(e) => e.stopPropagation()}>
                           {s.name ?? s.metadata.opponent ?? 'Untitled game'}
                         </Link>
-                        <div className="cell-sub mono">{s.id}</div>
+                        <div className="cell-sub mono hide-sm">{s.id}</div>
                       </td>
                       <td>
                         <div className="stack" style={{ gap: 6 }}>

@@ -112,7 +112,14 @@ export function ShotChart({ shots, players, pointSystem }: { shots: Shot[]; play
           <i style={{ background: '#16653a' }} /> Made
         </span>
         <span>
-          <i style={{ background: 'none', border: '2px solid #b42318', borderRadius: 2 }} /> Missed
+          {/* the same ✕ the chart draws for a miss */}
+          <svg width="10" height="10" viewBox="-5 -5 10 10" aria-hidden="true" style={{ display: 'inline-block', marginRight: 4, verticalAlign: 'middle' }}>
+            <g stroke="#b42318" strokeWidth={1.6} strokeLinecap="round">
+              <line x1={-3.5} y1={-3.5} x2={3.5} y2={3.5} />
+              <line x1={-3.5} y1={3.5} x2={3.5} y2={-3.5} />
+            </g>
+          </svg>
+          Missed
         </span>
         {anyEstimated && <span>Some positions are estimated from the camera view (no court calibration for this video).</span>}
       </div>
