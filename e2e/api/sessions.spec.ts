@@ -109,6 +109,9 @@ test.describe('POST /v1/sessions', () => {
     // a NUL character cannot be stored: refused with its place, not a 500
     await expectError(await post({ source: { url: VIDEO }, metadata: { k: 'a\u0000b' } }), 400, 'parameter_invalid', 'metadata.k');
     await expectError(await post({ source: { url: VIDEO }, options: { home_team_name: '\u0000' } }), 400, 'parameter_invalid', 'options.home_team_name');
+    // a key that would vanish in parsing is refused, not dropped
+    const proto = await request.post('/v1/sessions', { headers: { ...org.auth, 'content-type': 'application/json' }, data: '{"source":{"url":"' + VIDEO + '"},"metadata":{"__proto__":"x"}}' });
+    await expectError(proto, 400, 'parameter_invalid', 'metadata.__proto__');
     // exactly at the limits is fine
     const ok = await post({ source: { url: VIDEO }, duration_seconds: 1, metadata: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${'k'.repeat(38)}${String(i).padStart(2, '0')}`, 'v'.repeat(500)])) });
     expect(ok.status(), await ok.text()).toBe(201);

@@ -26,14 +26,17 @@ const t = initTRPC
 
 /**
  * Where in an input a string — a value or a key — holds a NUL character (`metadata.k`,
- * `starting_after`), or null. PostgreSQL's text and jsonb cannot store one, so such an input
- * would fail at the database as an internal error; it is refused as a bad parameter instead.
+ * `starting_after`), or a key is `__proto__`; null when none does. PostgreSQL's text and jsonb
+ * cannot store a NUL, so such an input would fail at the database as an internal error, and a
+ * `__proto__` key would vanish silently in parsing: both are refused as bad parameters.
  */
 export function nulPath(value: unknown, path: string[] = []): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000')) return [...path, k.replaceAll('\u0000', '\\u0000')].join('.');
+    // a key no object can hold as its own (it would set the prototype): refused like a NUL
+    if (k === '__proto__') return [...path, k].join('.');
     const found = nulPath(v, [...path, k]);
     if (found !== null) return found;
   }
@@ -42,7 +45,10 @@ export function nulPath(value: unknown, path: string[] = []): string | null {
 
 const rejectNul = t.middleware(async ({ getRawInput, next }) => {
   const param = nulPath(await getRawInput());
-  if (param !== null) throw new AppError('parameter_invalid', { message: `${param || 'The input'} must not contain a NUL character (\\u0000).`, param: param || undefined });
+  if (param !== null) {
+    const message = param.endsWith('__proto__') ? '`__proto__` cannot be used as a key.' : `${param || 'The input'} must not contain a NUL character (\\u0000).`;
+    throw new AppError('parameter_invalid', { message, param: param || undefined });
+  }
   return next();
 });
 

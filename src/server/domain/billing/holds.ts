@@ -3,6 +3,8 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client';
 import { creditGrants, ledgerEntries, organizations, usageEvents } from '../../db/schema';
 import { AppError } from '../errors';
+
+const cents = (n: number) => `${n} ${Math.abs(n) === 1 ? 'cent' : 'cents'}`;
 import { newId } from '../ids';
 import { getBalance, spendableGrants } from './credits';
 import { costCents } from './money';
@@ -26,7 +28,7 @@ export async function placeHold(
   const balance = await getBalance(tx, opts.organizationId, opts.now);
   if (balance.available_cents < heldCents || (heldCents === 0 && balance.available_cents < 0)) {
     throw new AppError('insufficient_credits', {
-      message: `Insufficient credits: this video needs a hold of ${heldCents} cents and ${balance.available_cents} cents are available. Top up credits and try again.`,
+      message: `Insufficient credits: this video needs a hold of ${cents(heldCents)} and ${cents(balance.available_cents)} ${balance.available_cents === 1 ? 'is' : 'are'} available. Top up credits and try again.`,
       extra: { needed_cents: heldCents, available_cents: balance.available_cents },
     });
   }

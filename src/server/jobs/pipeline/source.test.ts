@@ -101,4 +101,14 @@ describe('fetchSource over real HTTP (platform links)', () => {
       expect((err as Error).message).toMatch(message);
     }
   });
+
+  it('says why a link could not be reached: a closed port is a refused connection, not "fetch failed"', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const err = await fetchSource({ type: 'url', url: `http://127.0.0.1:${port}/game.mp4` }, join(dir, 'y.mp4')).catch((e: unknown) => e);
+    expect((err as ProcessingFailure).code).toBe('source_unavailable');
+    expect((err as Error).message).toBe('The source could not be reached: the server refused the connection.');
+  });
 });

@@ -27,13 +27,25 @@ function unavailable(message: string): ProcessingFailure {
   return new ProcessingFailure('source_unavailable', message);
 }
 
+/** Why a source could not be reached, in words a coach can act on ("fetch failed" says nothing). */
+export function unreachableReason(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  const code = e?.cause?.code ?? (e as { code?: string })?.code;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return 'the server did not answer in time';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name does not resolve';
+  if (code === 'ECONNREFUSED') return 'the server refused the connection';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed';
+  if (code && /CERT|SSL|TLS/.test(code)) return `its TLS certificate is not valid (${code})`;
+  return code ? `${e.cause?.message ?? e.message} (${code})` : (e?.cause?.message ?? e?.message ?? String(err));
+}
+
 async function open(url: string, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
     res = await safeFetch(url, { timeoutMs, signal, headers: { 'user-agent': 'Swish/1 (+video analysis)' } });
   } catch (err) {
     if (err instanceof UnsafeUrlError) throw unavailable(`The source URL is not allowed: ${err.message}`);
-    throw unavailable(`The source could not be reached: ${(err as Error).message}`);
+    throw unavailable(`The source could not be reached: ${unreachableReason(err)}.`);
   }
   if (!res.ok) {
     await res.body?.cancel();
