@@ -211,6 +211,8 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await coach.getByLabel('Email').fill(coachEmail);
     await coach.getByLabel('Password').fill(password);
     await coach.getByRole('button', { name: 'Create account' }).click();
+    // the invitee sees what they join before accepting
+    await expect(coach.getByText(/invites you to join Lincoln High as coach/)).toBeVisible();
     await coach.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(coach.getByRole('heading', { name: 'Sessions' })).toBeVisible();
     await expect(coach.getByTestId('role')).toHaveText('coach');

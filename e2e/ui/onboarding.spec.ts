@@ -29,6 +29,11 @@ test('an account added to an operator-made organization opens it from onboarding
   await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
   await expect(page.getByLabel('Organization')).toHaveValue(org.id);
 
+  // an invitation that does not exist says so before anything is clicked
+  await page.goto('/invite/inv_bogus');
+  await expect(page.getByRole('alert')).toContainText(/not found/i);
+  await expect(page.getByRole('button', { name: 'Accept invitation' })).toBeDisabled();
+
   // an unknown page is the app's own, with a way back; the icon is served
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();

@@ -1,13 +1,17 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient, authErrorMessage } from '../../_lib/auth-client';
 import { AuthCard } from '../../_components/auth-card';
 
-/** An invitation link: sign in (or up) with the invited email, then accept. */
+/**
+ * An invitation link: sign in (or up) with the invited email, then see what you are joining
+ * (organization, role, who invited you) and accept. An invitation that is unknown, used,
+ * expired or addressed to another email says so before anything is clicked.
+ */
 export default function InvitePage() {
   const { id } = useParams<{ id: string }>();
   const router = useRouter();
@@ -16,6 +20,17 @@ export default function InvitePage() {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const next = encodeURIComponent(`/invite/${id}`);
+  const signedIn = !!session.data;
+  const invitation = useQuery({
+    queryKey: ['invitation', id, session.data?.user.email],
+    enabled: signedIn,
+    retry: false,
+    queryFn: async () => {
+      const { data, error } = await authClient.organization.getInvitation({ query: { id } });
+      if (error || !data) throw new Error(authErrorMessage(error));
+      return data;
+    },
+  });
 
   async function accept() {
     setPending(true);
@@ -51,15 +66,24 @@ export default function InvitePage() {
         </>
       ) : (
         <>
-          <p className="muted" style={{ marginBottom: 16 }}>
-            Signed in as <strong>{session.data.user.email}</strong>. Accept to join the organization.
-          </p>
+          {invitation.isPending ? (
+            <p className="muted">Reading the invitation…</p>
+          ) : invitation.error ? (
+            <div className="notice notice-danger" role="alert" style={{ marginBottom: 12 }}>
+              {invitation.error.message} (signed in as <strong>{session.data.user.email}</strong>)
+            </div>
+          ) : (
+            <p style={{ marginBottom: 16 }}>
+              <strong>{invitation.data.inviterEmail}</strong> invites you to join <strong>{invitation.data.organizationName}</strong> as{' '}
+              <strong>{invitation.data.role}</strong>. You are signed in as {session.data.user.email}.
+            </p>
+          )}
           {error && (
             <div className="notice notice-danger" role="alert" style={{ marginBottom: 12 }}>
               {error}
             </div>
           )}
-          <button className="btn btn-primary btn-lg" onClick={accept} disabled={pending}>
+          <button className="btn btn-primary btn-lg" onClick={accept} disabled={pending || !invitation.data}>
             {pending ? 'Joining…' : 'Accept invitation'}
           </button>
         </>
