@@ -31,7 +31,7 @@ test('an account added to an operator-made organization opens it from onboarding
 
   // an invitation that does not exist says so before anything is clicked
   await page.goto('/invite/inv_bogus');
-  await expect(page.getByRole('alert')).toContainText(/not found/i);
+  await expect(page.locator('.notice-danger')).toContainText(/not found/i);
   await expect(page.getByRole('button', { name: 'Accept invitation' })).toBeDisabled();
 
   // an unknown page is the app's own, with a way back; the icon is served
