@@ -29,4 +29,19 @@ describe('toApiError', () => {
     expect(issue({ source: { url: 'x', y: 1 } })).toMatchObject({ code: 'parameter_invalid', param: 'source.y' });
     expect(issue({ source: { url: 'x' }, metadata: { a: 1 } })).toMatchObject({ param: 'metadata.a' });
   });
+
+  it('says what is wrong with a record key, a choice of values and a repeated number', () => {
+    const schema = z
+      .object({
+        metadata: z.record(z.string().min(1, 'Metadata keys are not empty.').max(40, 'Metadata keys are at most 40 characters.'), z.string()).optional(),
+        point_system: z.union([z.literal(1), z.literal(2)]).optional(),
+        limit: z.coerce.number().int().optional(),
+      })
+      .strict();
+    const issue = (input: unknown) => zodToAppError(schema.safeParse(input).error!);
+    expect(issue({ metadata: { ['k'.repeat(41)]: 'v' } })).toMatchObject({ param: 'metadata', message: expect.stringMatching(/^Invalid metadata: Metadata keys are at most 40 characters \(key "k+"\)\.$/) });
+    expect(issue({ metadata: { '': 'v' } })).toMatchObject({ param: 'metadata', message: 'Invalid metadata: Metadata keys are not empty (key "").' });
+    expect(issue({ point_system: 3 })).toMatchObject({ param: 'point_system', message: 'Invalid point_system: expected one of 1, 2.' });
+    expect(issue({ limit: ['5', '6'] })).toMatchObject({ param: 'limit', message: 'Invalid limit: expected a number, sent once.' });
+  });
 });

@@ -18,7 +18,18 @@ export function zodToAppError(err: ZodError): AppError {
   let path = issue.path.map(String);
   let message = issue.message;
   let code: 'parameter_invalid' | 'parameter_missing' = 'parameter_invalid';
-  if (issue.code === 'unrecognized_keys') {
+  if (issue.code === 'invalid_key') {
+    // a record's key: the key check's own message, about the record (an empty key made `metadata.`)
+    const key = path.pop() ?? '';
+    const inner = issue.issues[0]?.message ?? 'Invalid key.';
+    message = `Invalid ${path.join('.') || 'key'}: ${inner.replace(/\.$/, '')} (key ${JSON.stringify(key.length > 48 ? `${key.slice(0, 45)}…` : key)}).`;
+  } else if (issue.code === 'invalid_union' && issue.errors.every((branch) => branch.length === 1 && branch[0].code === 'invalid_value')) {
+    // a choice of literals (`point_system`: 1 or 2): name them instead of "invalid input"
+    const values = issue.errors.flatMap((branch) => (branch[0].code === 'invalid_value' ? branch[0].values : []));
+    message = `Invalid ${path.join('.')}: expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}.`;
+  } else if (issue.code === 'invalid_type' && /received NaN/.test(issue.message)) {
+    message = `Invalid ${path.join('.')}: expected a number, sent once.`;
+  } else if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
     path = [...path, key];
     message = `Unknown parameter: ${path.join('.')}.`;
