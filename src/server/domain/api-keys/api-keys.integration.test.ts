@@ -34,6 +34,9 @@ describe('API keys', () => {
     expect((await authError(authenticateApiKey(db, undefined, 'production'))).code).toBe('api_key_missing');
     expect((await authError(authenticateApiKey(db, 'Basic abc', 'production'))).code).toBe('api_key_missing');
     expect((await authError(authenticateApiKey(db, 'Bearer not-a-key', 'production'))).code).toBe('api_key_invalid');
+    // the messages tell an empty Bearer and a key copied short from the other cases
+    expect(await authError(authenticateApiKey(db, 'Bearer ', 'production'))).toMatchObject({ code: 'api_key_missing', message: expect.stringContaining('holds no API key') });
+    expect((await authError(authenticateApiKey(db, `Bearer ${prodKey.secret.slice(0, -3)}`, 'production'))).message).toContain('was it copied whole');
     expect((await authError(authenticateApiKey(db, `Bearer swish_prod_${'A'.repeat(32)}`, 'production'))).code).toBe('api_key_invalid');
     expect((await authError(authenticateApiKey(db, `Bearer ${stagingKey.secret}`, 'production'))).code).toBe('api_key_wrong_environment');
     expect((await authError(authenticateApiKey(db, `Bearer ${prodKey.secret}`, 'staging'))).code).toBe('api_key_wrong_environment');

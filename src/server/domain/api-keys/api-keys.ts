@@ -123,6 +123,9 @@ export async function authenticateApiKey(
       message: 'No API key provided. Send it as `Authorization: Bearer <API_KEY>`.',
     });
   }
+  if (/^Bearer$/i.test(authorization.trim())) {
+    throw new AppError('api_key_missing', { message: 'The Authorization header says Bearer but holds no API key: `Authorization: Bearer <API_KEY>`.' });
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
   if (!match) {
     throw new AppError('api_key_missing', {
@@ -131,7 +134,13 @@ export async function authenticateApiKey(
   }
   const secret = match[1];
   if (!KEY_PATTERN.test(secret)) {
-    throw new AppError('api_key_invalid', { message: 'Invalid API key: it is not a Swish key (swish_prod_… or swish_stg_…).' });
+    // a key cut short or with extra characters (a bad copy) is told apart from a stranger's token
+    const looksLikeOurs = /^swish_(prod|stg)_/.test(secret);
+    throw new AppError('api_key_invalid', {
+      message: looksLikeOurs
+        ? 'Invalid API key: a Swish key has 32 letters and digits after its prefix; this one does not (was it copied whole?).'
+        : 'Invalid API key: it is not a Swish key (swish_prod_… or swish_stg_…).',
+    });
   }
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.secretHash, hashSecret(secret))).limit(1);
   if (!row) throw new AppError('api_key_invalid', { message: 'Invalid API key provided.' });
