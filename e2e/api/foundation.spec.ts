@@ -134,7 +134,9 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
   });
 
   test('the OpenAPI document is valid and tells the truth', async ({ request }) => {
-    const doc = await (await request.get('/v1/openapi.json')).json();
+    const res = await request.get('/v1/openapi.json');
+    expect(res.headers()['request-id']).toMatch(/^req_/);
+    const doc = await res.json();
     await SwaggerParser.validate(structuredClone(doc));
     const create = doc.paths['/sessions'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '402', '409', '429']));
