@@ -249,6 +249,15 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await context.close();
   });
 
+  await test.step('the list filters live in the URL: a reload keeps them', async () => {
+    await page.goto('/sessions');
+    await page.getByLabel('Status').selectOption('processed');
+    await expect(page).toHaveURL(/status=processed/);
+    await page.reload();
+    await expect(page.getByLabel('Status')).toHaveValue('processed');
+    await expect(page.locator(`tr[data-session="${sessionId}"]`)).toBeVisible();
+  });
+
   await test.step('on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/sessions/${sessionId}`);

@@ -27,12 +27,23 @@ function SessionsList() {
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
-  const [q, setQ] = useState('');
+  const [q, setQ] = useState(params.get('q') ?? '');
   const [status, setStatus] = useState<Status | ''>((params.get('status') as Status) ?? '');
   const [group, setGroup] = useState(params.get('group') ?? '');
   const paging = usePaging();
   const search = useDebounced(q.trim(), 250);
   useEffect(() => paging.reset(), [search, status, group]);
+  // the filters live in the URL too, so a reload, the back button or a shared link keeps them
+  useEffect(() => {
+    const next = new URLSearchParams(params.toString());
+    for (const [name, value] of [['q', search], ['status', status], ['group', group]] as const) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    const query = next.toString();
+    if (query !== params.toString()) router.replace(query ? `/sessions?${query}` : '/sessions', { scroll: false });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- written from the filters, not read back
+  }, [search, status, group]);
 
   const groups = useQuery(trpc.dashboard.groups.list.queryOptions());
   const list = useQuery({
