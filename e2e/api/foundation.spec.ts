@@ -119,11 +119,42 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     const me = await request.get('/api/trpc/dashboard.me');
     expect(me.status()).toBe(200);
     expect((await me.json()).result.data.active).toMatchObject({ id: org.id, role: 'owner' });
+    // starter credit comes with an account's first organization only, not with every one it creates
+    const made = [];
+    for (const name of ['Second Org', 'Third Org']) {
+      const res = await request.post('/api/auth/organization/create', { data: { name, slug: `${name.toLowerCase().replace(' ', '-')}-${Date.now()}` }, headers: { origin: baseURL! } });
+      expect(res.status(), await res.text()).toBe(200);
+      made.push((await res.json()).id as string);
+    }
+    // (the operator's organization was made by the CLI: the first one this account creates is credited)
+    const balances = await Promise.all(made.map(async (id) => (await swishCli(['balance', '--org', id])).credit_cents));
+    expect(balances).toEqual([1000, 0]);
     // even an owner cannot delete the organization (its ledger, sessions and keys stay): a clean refusal
     const del = await request.post('/api/auth/organization/delete', { data: { organizationId: org.id }, headers: { origin: baseURL! } });
     expect(del.status()).toBeGreaterThanOrEqual(400);
     expect(del.status()).toBeLessThan(500);
     expect((await swishCli(['orgs:list'])).some((o: { id: string }) => o.id === org.id)).toBe(true);
+
+    // pages are never framed by another site nor content-sniffed
+    const page = await request.get('/sessions');
+    expect(page.headers()['x-frame-options']).toBe('DENY');
+    expect(page.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers()['x-content-type-options']).toBe('nosniff');
+
+    // the dashboard's door takes cookie-signed mutations from its own pages only
+    const create = (headers: Record<string, string>, data: unknown) => request.post('/api/trpc/dashboard.groups.create', { headers, data: data as object });
+    const forged = await create({ origin: 'http://localhost:1', 'content-type': 'application/json' }, { name: 'csrf' });
+    expect(forged.status()).toBe(403);
+    const form = await request.post('/api/trpc/dashboard.groups.create', { headers: { origin: baseURL! }, multipart: { name: 'csrf' } });
+    expect(form.status()).toBe(400);
+    expect((await create({ origin: baseURL!, 'content-type': 'application/json' }, { name: 'Varsity' })).status()).toBe(200);
+    // input that is not JSON is the client's error, not an internal one; a foreign group is refused
+    const bad = await request.get('/api/trpc/dashboard.sessions.list?input=%7Bbad');
+    expect(bad.status()).toBe(400);
+    expect((await bad.json()).error.data.api.body.error.code).toBe('body_invalid');
+    const foreign = await request.get(`/api/trpc/dashboard.sessions.list?input=${encodeURIComponent(JSON.stringify({ group: 'grp_nope' }))}`);
+    expect(foreign.status()).toBe(400);
+    expect((await foreign.json()).error).toMatchObject({ data: { httpStatus: 400, code: 'BAD_REQUEST' }, message: "No such group: 'grp_nope'." });
     // an email nobody signed up with: a clear error, exit status 1
     await expect(swishCli(['members:add', '--org', org.id, '--email', 'nobody@example.com'])).rejects.toThrow(/No account uses nobody@example.com/);
   });

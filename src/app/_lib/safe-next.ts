@@ -10,7 +10,9 @@ export function safeNextPath(next: string | null, fallback = '/sessions'): strin
     const base = 'http://swish.invalid';
     const url = new URL(next, base);
     if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
+    // judged again after parsing: dot segments can turn `/.//host` into `//host`, another site
+    const out = url.pathname + url.search + url.hash;
+    return out.startsWith('//') || out.startsWith('/\\') ? fallback : out;
   } catch {
     return fallback;
   }

@@ -75,12 +75,13 @@ function createAuth() {
         // accepted by a signed-in user with the invited email who holds the (unguessable) link.
         requireEmailVerificationOnInvitation: false,
         // No mail server in the zero-setup default: the dashboard shows the invitation link to copy.
-        sendInvitationEmail: async ({ id, email, organization: org }) => {
-          logger.info({ component: 'auth', invitation: id, email, organization: org.id }, 'invitation created');
+        sendInvitationEmail: async ({ email, organization: org }) => {
+          // not its id: the id is the secret of the invitation link
+          logger.info({ component: 'auth', email, organization: org.id }, 'invitation created');
         },
         organizationHooks: {
-          afterCreateOrganization: async ({ organization: org }) => {
-            await setUpDashboardOrganization(getDb(), { organizationId: org.id });
+          afterCreateOrganization: async ({ organization: org, user }) => {
+            await setUpDashboardOrganization(getDb(), { organizationId: org.id, createdBy: user.id });
           },
         },
       }),

@@ -15,12 +15,31 @@ export interface SwishMeta extends OpenApiMeta {
   idempotent?: boolean;
 }
 
+/** tRPC's name of each status the public errors use. */
+const TRPC_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  410: 'GONE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+};
+
 const t = initTRPC
   .context<Context>()
   .meta<SwishMeta>()
   .create({
     errorFormatter({ shape, error }) {
-      return { ...shape, data: { ...shape.data, stack: undefined, api: toApiError(error) } };
+      // tRPC's own fields tell the same story as the public error (its status, its message),
+      // not a 500 and a dump of zod issues for every failure
+      const api = toApiError(error);
+      return { ...shape, message: api.body.error.message, data: { ...shape.data, code: TRPC_CODES[api.status] ?? shape.data.code, httpStatus: api.status, stack: undefined, api } };
     },
   });
 
@@ -44,7 +63,14 @@ export function nulPath(value: unknown, path: string[] = []): string | null {
 }
 
 const rejectNul = t.middleware(async ({ getRawInput, next }) => {
-  const param = nulPath(await getRawInput());
+  let raw: unknown;
+  try {
+    raw = await getRawInput();
+  } catch {
+    // a body or `input` that is not JSON: the client's mistake, not an internal error
+    throw new AppError('body_invalid', { message: 'The input is not valid JSON.' });
+  }
+  const param = nulPath(raw);
   if (param !== null) {
     const message = param.endsWith('__proto__') ? '`__proto__` cannot be used as a key.' : `${param || 'The input'} must not contain a NUL character (\\u0000).`;
     throw new AppError('parameter_invalid', { message, param: param || undefined });

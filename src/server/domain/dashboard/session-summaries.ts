@@ -4,6 +4,7 @@ import { groups, sessions, type BoxScoreJson, type SessionStatus } from '../../d
 import { mediaUrl } from '../../media/storage';
 import { notFound } from '../errors';
 import { isId } from '../ids';
+import { assertGroupFilter } from '../groups/groups';
 import { paginate, type ListParams } from '../pagination';
 
 /**
@@ -74,7 +75,10 @@ export async function listSessionSummaries(
 ) {
   const filters: SQL[] = [eq(sessions.organizationId, opts.organizationId)];
   if (opts.params.status) filters.push(eq(sessions.status, opts.params.status));
-  if (opts.params.group) filters.push(eq(sessions.groupId, opts.params.group));
+  if (opts.params.group) {
+    await assertGroupFilter(db, opts.organizationId, opts.params.group);
+    filters.push(eq(sessions.groupId, opts.params.group));
+  }
   const q = opts.params.q?.trim();
   if (q) filters.push(or(sql`${sessions.metadata}::text ilike ${likePattern(q)}`, eq(sessions.id, q))!);
   return paginate<Row, SessionSummary>(db, {

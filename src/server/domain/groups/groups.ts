@@ -21,6 +21,14 @@ function cleanName(raw: string): string {
   return name;
 }
 
+/** Refuses a list filter naming a group that is not the organization's (400 with `param`, like a bad cursor). */
+export async function assertGroupFilter(db: DbOrTx, organizationId: string, groupId: string, param = 'group'): Promise<void> {
+  const [known] = isId('group', groupId)
+    ? await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, groupId), eq(groups.organizationId, organizationId)))
+    : [];
+  if (!known) throw new AppError('parameter_invalid', { message: `No such group: '${groupId}'.`, param });
+}
+
 /**
  * Makes sure the organization has its default group (organizations made by the dashboard
  * get it from the sign-up hook; this also repairs one whose hook failed half-way). Safe to

@@ -1,4 +1,6 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { creditGrants, members } from '../../db/schema';
 import { grantCredits } from '../billing/credits';
 import { ensureDefaultGroup } from '../groups/groups';
 
@@ -24,14 +26,29 @@ export function signupCreditCents(env: Record<string, string | undefined> = proc
 }
 
 /**
- * Completes an organization created by a dashboard sign-up (better-auth inserted the row):
- * its default group and the starter credit, in one transaction.
+ * Completes an organization created in the dashboard (better-auth inserted the row): its
+ * default group and the starter credit, in one transaction. The credit comes once per
+ * account — with its first organization — so that creating organization after organization
+ * does not mint credit (`createdBy`: the account; without it, as for the operator's own
+ * set-ups, the organization gets it).
  */
-export async function setUpDashboardOrganization(db: Database, opts: { organizationId: string; grantCents?: number }): Promise<void> {
+export async function setUpDashboardOrganization(db: Database, opts: { organizationId: string; grantCents?: number; createdBy?: string }): Promise<void> {
   const cents = opts.grantCents ?? signupCreditCents();
   await db.transaction(async (tx) => {
     await ensureDefaultGroup(tx, opts.organizationId);
-    if (cents > 0) {
+    let credited = false;
+    if (cents > 0 && opts.createdBy) {
+      // two organizations created at once by one account: the second waits and sees the first's grant
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`starter-credit:${opts.createdBy}`}, 0))`);
+      const [earlier] = await tx
+        .select({ id: creditGrants.id })
+        .from(creditGrants)
+        .innerJoin(members, eq(members.organizationId, creditGrants.organizationId))
+        .where(and(eq(members.userId, opts.createdBy), eq(creditGrants.source, 'signup'), ne(creditGrants.organizationId, opts.organizationId)))
+        .limit(1);
+      credited = !!earlier;
+    }
+    if (cents > 0 && !credited) {
       await grantCredits(tx, { organizationId: opts.organizationId, amountCents: cents, source: 'signup', reason: 'starter credit' });
     }
   });

@@ -1,7 +1,8 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { groups, highlights, players, sessions, shots, type SessionStatus } from '../../db/schema';
-import { AppError, notFound } from '../errors';
+import { highlights, players, sessions, shots, type SessionStatus } from '../../db/schema';
+import { notFound } from '../errors';
+import { assertGroupFilter } from '../groups/groups';
 import { isId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
 import { READY_HIGHLIGHT, toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
@@ -28,8 +29,7 @@ export async function listSessions(
   if (opts.params.status) filters.push(eq(sessions.status, opts.params.status));
   if (opts.params.group) {
     // like the cursors: a group that is not the organization's is a bad parameter, not an empty list
-    const [known] = await db.select({ id: groups.id }).from(groups).where(and(eq(groups.id, opts.params.group), eq(groups.organizationId, opts.organizationId)));
-    if (!known) throw new AppError('parameter_invalid', { message: `No such group: '${opts.params.group}'.`, param: 'group' });
+    await assertGroupFilter(db, opts.organizationId, opts.params.group);
     filters.push(eq(sessions.groupId, opts.params.group));
   }
   return paginate<typeof sessions.$inferSelect, ApiSession>(db, {
