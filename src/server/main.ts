@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import next from 'next';
 import { hashSources } from './build-stamp';
+import { pinClientAddress, trustedProxyHops } from './client-address';
 import { ensureDatabase } from './db/bootstrap';
 import { takeOverStopSignals } from './db/embedded';
 import { InFlightRequests } from './in-flight';
@@ -109,7 +110,9 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const requests = new InFlightRequests();
+  const hops = trustedProxyHops();
   const server = createServer((req, res) => {
+    pinClientAddress(req, hops);
     // media is served ahead of Next.js, which would drop its Content-Length (see node-door.ts)
     const work = (isMediaPath(req.url) ? serveMediaNode(req, res) : handle(req, res)).catch((err) => {
       logger.error({ err }, 'request failed');
