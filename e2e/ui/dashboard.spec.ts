@@ -224,6 +224,10 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await expect(coach.getByTestId('admin-only')).toBeVisible();
     const balance = await coach.request.get(`/api/trpc/balance.get?input=${encodeURIComponent('{}')}`);
     expect(balance.status()).toBe(403);
+    // nor the member list through the auth endpoints (names, emails, roles)
+    for (const path of ['/api/auth/organization/list-members', '/api/auth/organization/get-full-organization']) {
+      expect((await coach.request.get(path)).status(), path).toBe(403);
+    }
     const keys = await coach.request.get('/api/trpc/dashboard.apiKeys.list');
     expect(keys.status()).toBe(403);
 

@@ -1,14 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { organization } from 'better-auth/plugins';
+import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { authAccounts, authSessions, authVerifications, invitations, members, organizations, users } from '../db/schema';
 import { newId, type IdKind } from '../domain/ids';
 import { setUpDashboardOrganization } from '../domain/members/organization-setup';
 import { logger } from '../logger';
 import { publicBaseUrl } from '../media/urls';
-import { accessControl, roles } from './roles';
+import { accessControl, isAdminRole, roles } from './roles';
 import { authSecret } from './secret';
 
 /** better-auth's model names → our id kinds, so every row gets a prefixed, time-sortable id. */
@@ -33,6 +35,30 @@ function trustedOrigins(): string[] {
   return [...new Set([publicBaseUrl(), `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
 }
 
+/** better-auth endpoints that list an organization's members (with their emails and roles). */
+const MEMBER_LISTS = new Set(['/organization/list-members', '/organization/get-full-organization']);
+
+/**
+ * The member list is an owner's and admin's page (a coach gets 403 from `dashboard.members`);
+ * better-auth's own endpoints for it answer every member, so they are held to the same rule.
+ */
+const membersForAdminsOnly = createAuthMiddleware(async (ctx) => {
+  if (!MEMBER_LISTS.has(ctx.path)) return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) return; // the endpoint refuses it itself
+  const query = (ctx.query ?? {}) as { organizationId?: string; organizationSlug?: string };
+  const db = getDb();
+  let organizationId = query.organizationId ?? null;
+  if (!organizationId && query.organizationSlug) {
+    const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, query.organizationSlug));
+    organizationId = org?.id ?? null;
+  }
+  organizationId ??= (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
+  if (!organizationId) return;
+  const [member] = await db.select({ role: members.role }).from(members).where(and(eq(members.organizationId, organizationId), eq(members.userId, session.user.id)));
+  if (member && !isAdminRole(member.role)) throw new APIError('FORBIDDEN', { message: 'Only owners and admins see the members of an organization.' });
+});
+
 function createAuth() {
   return betterAuth({
     appName: 'Swish',
@@ -52,6 +78,7 @@ function createAuth() {
         invitation: invitations,
       },
     }),
+    hooks: { before: membersForAdminsOnly },
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     telemetry: { enabled: false },
