@@ -96,6 +96,8 @@ test.describe('POST /v1/sessions', () => {
     await expectError(await post({ source: { url: VIDEO }, duration_seconds: 0 }), 400, 'parameter_invalid', 'duration_seconds');
     await expectError(await post({ source: { url: VIDEO }, duration_seconds: 12.5 }), 400, 'parameter_invalid', 'duration_seconds');
     await expectError(await post({ source: { url: VIDEO }, duration_seconds: '60' }), 400, 'parameter_invalid', 'duration_seconds');
+    // longer than any video processed: refused before a hold, not failed after one
+    await expectError(await post({ source: { url: VIDEO }, duration_seconds: 20_000 }), 400, 'parameter_invalid', 'duration_seconds');
     await expectError(await post({ source: { url: VIDEO }, options: { num_players: '4' } }), 400, 'parameter_invalid', 'options.num_players');
     await expectError(await post({ source: { url: VIDEO }, metadata: { k: 5 } }), 400, 'parameter_invalid', 'metadata.k');
     await expectError(await post({ source: { url: VIDEO }, metadata: { ['k'.repeat(41)]: 'v' } }), 400, 'parameter_invalid');

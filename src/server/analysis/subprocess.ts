@@ -7,6 +7,11 @@ export interface SubprocessResult {
   runVersion: number;
   outcome: AnalysisOutcome;
   video: { width: number; height: number; fps: number; durationSeconds: number };
+  /**
+   * Seconds of video the analyser decoded (its frames at its rate): less than the container
+   * says for a file cut short, which is what a session is charged for. Null when not reported.
+   */
+  decodedSeconds: number | null;
   /** Paths of the four JSONL artifacts. */
   files: Record<'actions' | 'balls' | 'hoops' | 'clusters', string>;
 }
@@ -54,8 +59,10 @@ export function analyseInSubprocess(
       if (code !== 0) return fail(new Error(`analysis failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
       try {
         const summary = JSON.parse(await readFile(join(outDir, 'result.json'), 'utf8'));
+        const stats = summary.stats as { frames?: number; analysisFps?: number } | undefined;
         ok({
           ...summary,
+          decodedSeconds: stats?.frames && stats.analysisFps ? stats.frames / stats.analysisFps : null,
           files: {
             actions: join(outDir, 'actions.jsonl'),
             balls: join(outDir, 'balls.jsonl'),

@@ -100,7 +100,10 @@ export async function probeVideo(path: string, opts: { signal?: AbortSignal } = 
   let width = Number(video.width) || 0;
   let height = Number(video.height) || 0;
   if (rotation === 90 || rotation === 270) [width, height] = [height, width];
-  const durationSeconds = Number(info.format?.duration ?? video.duration ?? 0);
+  // the video stream's own length where the container names it: a longer audio track (or
+  // subtitles) makes the container's longer than the video that is analysed and billed
+  const streamSeconds = Number(video.duration);
+  const durationSeconds = streamSeconds > 0 ? streamSeconds : Number(info.format?.duration ?? 0);
   const size = Number(info.format?.size ?? 0) || (await stat(path)).size;
   return {
     durationSeconds,

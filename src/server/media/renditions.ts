@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { ffprobePath, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
@@ -234,10 +234,15 @@ export async function renderPoster(opts: { input: string; probe: VideoProbe; at?
   const at = Math.max(0, Math.min(opts.at ?? duration / 3, Math.max(0, duration - 2.5)));
   const size = scaleToShortSide(probe.width, probe.height, Math.min(720, evenFloor(Math.min(probe.width, probe.height))));
   const frames = Math.max(1, Math.min(60, Math.round((probe.fps || 30) * 2)));
-  await runFfmpeg(
-    ['-ss', at.toFixed(3), '-i', opts.input, '-an', '-vf', `thumbnail=${frames},scale=${size.width}:${size.height},setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
-    { signal: opts.signal },
-  );
+  const grab = (from: number) =>
+    runFfmpeg(
+      ['-ss', from.toFixed(3), '-i', opts.input, '-an', '-vf', `thumbnail=${frames},scale=${size.width}:${size.height},setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
+      { signal: opts.signal },
+    );
+  await grab(at);
+  // a file whose frames end before its stated length (cut short) gives no frame there: the
+  // poster comes from its start instead of failing the session
+  if (at > 0 && !(await stat(opts.output).catch(() => null))?.size) await grab(0);
 }
 
 const MP4_FAMILY = new Set(['mp4', 'mov', 'm4v']);

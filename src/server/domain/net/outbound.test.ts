@@ -153,4 +153,28 @@ describe('outbound client over real HTTP', () => {
     expect(target.sockets.size).toBe(1);
     await agent.close();
   });
+
+  it('gives up on a server that accepts the connection and never answers, or stalls mid-body', async () => {
+    process.env.SWISH_ALLOW_PRIVATE_SOURCES = '1';
+    const silent = createServer((req, res) => {
+      if (req.url === '/stall') {
+        res.writeHead(200, { 'content-type': 'video/mp4' });
+        res.write('first bytes'); // then nothing more
+      } // else: never a response
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const agent = createOutboundAgent({ headersTimeoutMs: 300, bodyIdleTimeoutMs: 300 });
+    try {
+      const noAnswer = await outboundFetch(`${base}/hang`, { agent }).catch((e: Error & { cause?: { code?: string } }) => e.cause?.code);
+      expect(noAnswer).toBe('UND_ERR_HEADERS_TIMEOUT');
+      const res = await outboundFetch(`${base}/stall`, { agent });
+      const stalled = await res.arrayBuffer().catch((e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.name);
+      expect(stalled).toBe('UND_ERR_BODY_TIMEOUT');
+    } finally {
+      await agent.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });

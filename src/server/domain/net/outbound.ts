@@ -55,6 +55,21 @@ export interface OutboundAgentOptions {
   keepAliveTimeoutMs?: number;
   /** Connections per origin at most (default 16). */
   connectionsPerOrigin?: number;
+  /** A server that sends no response headers within this is given up (default `SWISH_OUTBOUND_IDLE_SECONDS`, 60 s). */
+  headersTimeoutMs?: number;
+  /** A body that stalls this long between two chunks is given up (default the same). */
+  bodyIdleTimeoutMs?: number;
+}
+
+/**
+ * How long an outbound exchange may sit idle (`SWISH_OUTBOUND_IDLE_SECONDS`, default 60): no
+ * response headers yet, or no byte of the body since the last. A source that accepts the
+ * connection and then says nothing used to hold a processing slot — every organization's —
+ * for undici's default 5 minutes, and one that stalls mid-body for the download's whole hour.
+ */
+export function outboundIdleMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = Number(env.SWISH_OUTBOUND_IDLE_SECONDS ?? 60);
+  return (Number.isFinite(raw) && raw > 0 ? raw : 60) * 1000;
 }
 
 /** An undici Agent whose every connection goes through `guardedLookup`. */
@@ -64,6 +79,8 @@ export function createOutboundAgent(opts: OutboundAgentOptions = {}): Agent {
     keepAliveTimeout: opts.keepAliveTimeoutMs ?? 10_000,
     keepAliveMaxTimeout: 60_000,
     connections: opts.connectionsPerOrigin ?? 16,
+    headersTimeout: opts.headersTimeoutMs ?? outboundIdleMs(),
+    bodyTimeout: opts.bodyIdleTimeoutMs ?? outboundIdleMs(),
   });
 }
 

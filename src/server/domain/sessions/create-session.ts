@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { maxVideoSeconds } from './limits';
 import type { Database, Tx } from '../../db/client';
 import { groups, sessions, uploads } from '../../db/schema';
 import { placeHold } from '../billing/holds';
@@ -44,7 +45,8 @@ export function costHeaders(created: CreatedSession): Record<string, string> {
 /** Bounded HEAD for a URL source's size; any failure just means "unknown". */
 async function remoteSize(url: string): Promise<number | null> {
   try {
-    const res = await safeFetch(url, { method: 'HEAD', timeoutMs: 3_000, maxRedirects: 3 });
+    // as many redirects as the download follows, or a link it would fetch gets the 2-hour hold
+    const res = await safeFetch(url, { method: 'HEAD', timeoutMs: 3_000, maxRedirects: 5 });
     const len = Number(res.headers.get('content-length'));
     return res.ok && Number.isFinite(len) && len > 0 ? len : null;
   } catch {
@@ -86,6 +88,13 @@ export async function createSession(
     groupId = g.id;
   }
 
+  // a declared length past the limit can only fail later, after holding its credit: refused now
+  if (input.duration_seconds !== undefined && input.duration_seconds > maxVideoSeconds()) {
+    throw new AppError('parameter_invalid', {
+      message: `duration_seconds is ${input.duration_seconds}; videos longer than ${maxVideoSeconds()} s are not processed.`,
+      param: 'duration_seconds',
+    });
+  }
   let sizeBytes: number | null = null;
   if (source.type === 'upload') {
     const [up] = isId('upload', source.uploadId!)

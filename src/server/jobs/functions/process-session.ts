@@ -90,7 +90,7 @@ export const processSession = inngest.createFunction(
       attempt(sessionId, 'analyse', () => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
     )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
     if (!analysis.ok) return fail(analysis.code, analysis.message);
-    const { rows, clips, artifacts, runVersion } = analysis.value;
+    const { rows, clips, artifacts, runVersion, measuredSeconds } = analysis.value;
 
     const cut = (await step.run('clips', () =>
       attempt(sessionId, 'clips', async () => {
@@ -112,7 +112,8 @@ export const processSession = inngest.createFunction(
       const byId = new Map(cut.value.map((c) => [c.highlightId, c]));
       const done = await completeSession(db, {
         sessionId,
-        durationSeconds: probe.durationSeconds,
+        // the seconds of video the analyser decoded (SPEC: charged per second of video processed)
+        durationSeconds: measuredSeconds ?? probe.durationSeconds,
         runVersion,
         media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...video, original: originalKey }, artifacts },
         rows: {

@@ -35,6 +35,7 @@ export function unreachableReason(err: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name does not resolve';
   if (code === 'ECONNREFUSED') return 'the server refused the connection';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'the server stopped sending';
   if (code && /CERT|SSL|TLS/.test(code)) return `its TLS certificate is not valid (${code})`;
   return code ? `${e.cause?.message ?? e.message} (${code})` : (e?.cause?.message ?? e?.message ?? String(err));
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { maxVideoSeconds } from '../../domain/sessions/limits';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -19,7 +20,6 @@ import { buildSessionRows } from './rows';
 import { fetchSource, ProcessingFailure } from './source';
 
 /** Limits of DESIGN §5: longer or taller videos fail with `video_too_large`. */
-export const maxVideoSeconds = () => Number(process.env.SWISH_MAX_VIDEO_SECONDS ?? 4 * 3600);
 export const maxVideoHeight = () => Number(process.env.SWISH_MAX_VIDEO_HEIGHT ?? 2160);
 /** No progress for this long fails the job with `timeout` (SWISH_JOB_TIMEOUT, seconds; default 2 h). */
 export const jobTimeoutSeconds = () => Number(process.env.SWISH_JOB_TIMEOUT ?? 7200);
@@ -265,7 +265,9 @@ export async function analyseAndDerive(db: Database, sessionId: string, original
   const { actions, clusters, balls } = await readArtifacts(result.files);
   const derived = deriveSession({ actions, clusters }, { pointSystem: pointSystemOf(o) });
   if (derived.shots.length === 0) throw new ProcessingFailure('no_shots', 'No shot attempts were found in this video.');
-  const built = buildSessionRows(derived, { durationSeconds, balls });
+  // a file cut short decodes fewer seconds than its container names: those are what it holds
+  const measured = result.decodedSeconds !== null ? Math.min(durationSeconds, result.decodedSeconds) : durationSeconds;
+  const built = buildSessionRows(derived, { durationSeconds: measured, balls });
   await recordProgress(db, sessionId, 'rendering', 66);
-  return { runVersion: result.runVersion, artifacts, ...built };
+  return { runVersion: result.runVersion, artifacts, measuredSeconds: measured, ...built };
 }
