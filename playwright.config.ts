@@ -52,6 +52,8 @@ export default defineConfig({
       // out (90 s: long enough that a busy machine's slow worker start is not taken for silence)
       SWISH_MAX_VIDEO_HEIGHT: '1080',
       SWISH_JOB_TIMEOUT: '90',
+      // a source that stops sending is given up after 10 s instead of a minute
+      SWISH_OUTBOUND_IDLE_SECONDS: '10',
       // a failing step is retried after ~0.3, 0.6, 1.2 s instead of 5, 10, 20 s
       SWISH_ENGINE_RETRY_BASE_MS: '300',
       // webhook retries after 1 s and 1 s instead of the Standard Webhooks schedule (3 attempts)
