@@ -1,4 +1,5 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, lte, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditGrants } from '../db/schema';
 import { makeOrg } from '../../test/db';
@@ -19,16 +20,19 @@ describe('the list helper', () => {
     ids.reverse(); // newest first
   });
 
-  const list = (params: ListParams) =>
-    paginate<typeof creditGrants.$inferSelect, string>(ctx.db, {
+  /** An organization's credit grants as a list of ids: all of them, or as `more` filters and orders. */
+  const grantsOf = (org: Awaited<ReturnType<typeof makeOrg>>, params: ListParams, more: { where?: SQL; position?: PgColumn; order?: 'asc' | 'desc' } = {}) =>
+    paginate<typeof creditGrants.$inferSelect, string>(org.db, {
       table: creditGrants,
       id: creditGrants.id,
-      scope: eq(creditGrants.organizationId, ctx.org.id),
+      scope: eq(creditGrants.organizationId, org.org.id),
       noun: 'grant',
-      where: eq(creditGrants.organizationId, ctx.org.id),
+      where: eq(creditGrants.organizationId, org.org.id),
       params,
       map: (rows) => rows.map((r) => r.id),
+      ...more,
     });
+  const list = (params: ListParams) => grantsOf(ctx, params);
 
   it('returns the newest 10 by default with the total count', async () => {
     const page = await list({});
@@ -78,15 +82,7 @@ describe('the list helper', () => {
     }
     // a cursor the list's filters leave out still pages: it is in the scope (ids[5] is a 20-cent
     // grant; the list holds those of 10 cents or less, the older ones)
-    const small = await paginate<typeof creditGrants.$inferSelect, string>(ctx.db, {
-      table: creditGrants,
-      id: creditGrants.id,
-      scope: eq(creditGrants.organizationId, ctx.org.id),
-      noun: 'grant',
-      where: and(eq(creditGrants.organizationId, ctx.org.id), lte(creditGrants.amountCents, 10)),
-      params: { starting_after: ids[5], limit: 100 },
-      map: (rows) => rows.map((r) => r.id),
-    });
+    const small = await grantsOf(ctx, { starting_after: ids[5], limit: 100 }, { where: and(eq(creditGrants.organizationId, ctx.org.id), lte(creditGrants.amountCents, 10)) });
     expect(small.data).toEqual(ids.slice(15));
   });
 
@@ -96,18 +92,7 @@ describe('the list helper', () => {
     const made: string[] = [];
     for (let c = 6; c >= 1; c--) made.push((await own.db.transaction((tx) => grantCredits(tx, { organizationId: own.org.id, amountCents: c, source: 'manual' }))).id);
     const byAmount = made.slice().reverse();
-    const list = (params: ListParams) =>
-      paginate<typeof creditGrants.$inferSelect, string>(own.db, {
-        table: creditGrants,
-        id: creditGrants.id,
-        scope: eq(creditGrants.organizationId, own.org.id),
-        noun: 'grant',
-        where: eq(creditGrants.organizationId, own.org.id),
-        position: creditGrants.amountCents,
-        order: 'asc',
-        params,
-        map: (rows) => rows.map((r) => r.id),
-      });
+    const list = (params: ListParams) => grantsOf(own, params, { position: creditGrants.amountCents, order: 'asc' });
     expect((await list({ limit: 2 })).data).toEqual(byAmount.slice(0, 2));
     expect((await list({ limit: 2, starting_after: byAmount[1] })).data).toEqual(byAmount.slice(2, 4));
     expect((await list({ limit: 2, ending_before: byAmount[4] })).data).toEqual(byAmount.slice(2, 4));
