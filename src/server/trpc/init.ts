@@ -49,20 +49,20 @@ const t = initTRPC
  * cannot store a NUL, so such an input would fail at the database as an internal error, and a
  * `__proto__` key would vanish silently in parsing: both are refused as bad parameters.
  */
-export function nulPath(value: unknown, path: string[] = []): string | null {
+export function unstorablePath(value: unknown, path: string[] = []): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000')) return [...path, k.replaceAll('\u0000', '\\u0000')].join('.');
     // a key no object can hold as its own (it would set the prototype): refused like a NUL
     if (k === '__proto__') return [...path, k].join('.');
-    const found = nulPath(v, [...path, k]);
+    const found = unstorablePath(v, [...path, k]);
     if (found !== null) return found;
   }
   return null;
 }
 
-const rejectNul = t.middleware(async ({ getRawInput, next }) => {
+const rejectUnstorable = t.middleware(async ({ getRawInput, next }) => {
   let raw: unknown;
   try {
     raw = await getRawInput();
@@ -70,7 +70,7 @@ const rejectNul = t.middleware(async ({ getRawInput, next }) => {
     // a body or `input` that is not JSON: the client's mistake, not an internal error
     throw new AppError('body_invalid', { message: 'The input is not valid JSON.' });
   }
-  const param = nulPath(raw);
+  const param = unstorablePath(raw);
   if (param !== null) {
     const message = param.endsWith('__proto__') ? '`__proto__` cannot be used as a key.' : `${param || 'The input'} must not contain a NUL character (\\u0000).`;
     throw new AppError('parameter_invalid', { message, param: param || undefined });
@@ -80,6 +80,6 @@ const rejectNul = t.middleware(async ({ getRawInput, next }) => {
 
 export const router = t.router;
 export const middleware = t.middleware;
-/** Every procedure: inputs with a NUL character are refused before anything else (see {@link nulPath}). */
-export const publicProcedure = t.procedure.use(rejectNul);
+/** Every procedure: an input that is not JSON, or holds a NUL or a `__proto__` key, is refused before anything else (see {@link unstorablePath}). */
+export const publicProcedure = t.procedure.use(rejectUnstorable);
 export const createCallerFactory = t.createCallerFactory;

@@ -146,19 +146,20 @@ async function restResponse(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname.replace(/^\/v1/i, '') || '/';
     // HEAD is GET without the body (RFC 9110): the same checks, status and headers
-    const head = req.method.toUpperCase() === 'HEAD';
-    const method = head ? 'GET' : req.method.toUpperCase();
+    const requested = req.method.toUpperCase();
+    const head = requested === 'HEAD';
+    const method = head ? 'GET' : requested;
 
     const candidates = restRoutes().filter((r) => r.pattern.test(path));
     if (candidates.length === 0) {
-      return errorResponse(new AppError('route_missing', { message: `Unrecognized request URL (${method} ${url.pathname}).` }), res.headers);
+      return errorResponse(new AppError('route_missing', { message: `Unrecognized request URL (${requested} ${url.pathname}).` }), res.headers);
     }
     if (!candidates.some((r) => r.method === method)) {
       const methods = new Set(candidates.map((r) => r.method));
       if (methods.has('GET')) methods.add('HEAD');
       const allow = [...methods].join(', ');
       return errorResponse(
-        new AppError('method_not_allowed', { message: `${method} is not allowed on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } }),
+        new AppError('method_not_allowed', { message: `${requested} is not allowed on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } }),
         res.headers,
       );
     }

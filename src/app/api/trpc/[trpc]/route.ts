@@ -24,7 +24,8 @@ function crossSiteRefusal(req: Request, requestId: string): Response | null {
   let sameSite = true;
   if (origin !== null) {
     try {
-      sameSite = new URL(origin).host === host || new URL(origin).origin === (process.env.SWISH_PUBLIC_URL && new URL(process.env.SWISH_PUBLIC_URL).origin);
+      const from = new URL(origin);
+      sameSite = from.host === host || (!!process.env.SWISH_PUBLIC_URL && from.origin === new URL(process.env.SWISH_PUBLIC_URL).origin);
     } catch {
       sameSite = false;
     }
