@@ -1,6 +1,6 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { creditGrants, members } from '../../db/schema';
+import { creditGrants } from '../../db/schema';
 import { grantCredits } from '../billing/credits';
 import { ensureDefaultGroup } from '../groups/groups';
 
@@ -25,6 +25,9 @@ export function signupCreditCents(env: Record<string, string | undefined> = proc
   return usesEmbeddedDatabase(env.DATABASE_URL) ? 1000 : 0;
 }
 
+/** The external id of an account's starter credit: one per account (the column is unique). */
+const starterCreditId = (userId: string) => `starter:${userId}`;
+
 /**
  * Completes an organization created in the dashboard (better-auth inserted the row): its
  * default group and the starter credit, in one transaction. The credit comes once per
@@ -38,18 +41,20 @@ export async function setUpDashboardOrganization(db: Database, opts: { organizat
     await ensureDefaultGroup(tx, opts.organizationId);
     let credited = false;
     if (cents > 0 && opts.createdBy) {
-      // two organizations created at once by one account: the second waits and sees the first's grant
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`starter-credit:${opts.createdBy}`}, 0))`);
-      const [earlier] = await tx
-        .select({ id: creditGrants.id })
-        .from(creditGrants)
-        .innerJoin(members, eq(members.organizationId, creditGrants.organizationId))
-        .where(and(eq(members.userId, opts.createdBy), eq(creditGrants.source, 'signup'), ne(creditGrants.organizationId, opts.organizationId)))
-        .limit(1);
+      // two organizations created at once by one account: the second waits and sees the first's
+      // grant (whose unique external id backs this up)
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${starterCreditId(opts.createdBy)}, 0))`);
+      const [earlier] = await tx.select({ id: creditGrants.id }).from(creditGrants).where(eq(creditGrants.externalId, starterCreditId(opts.createdBy)));
       credited = !!earlier;
     }
     if (cents > 0 && !credited) {
-      await grantCredits(tx, { organizationId: opts.organizationId, amountCents: cents, source: 'signup', reason: 'starter credit' });
+      await grantCredits(tx, {
+        organizationId: opts.organizationId,
+        amountCents: cents,
+        source: 'signup',
+        reason: 'starter credit',
+        externalId: opts.createdBy ? starterCreditId(opts.createdBy) : null,
+      });
     }
   });
 }
