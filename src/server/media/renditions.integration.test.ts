@@ -41,7 +41,9 @@ describe('plannedSessionRenditions', () => {
       ['360p', 360, 640],
     ]);
     expect(plannedSessionRenditions({ width: 640, height: 480 }).map((r) => r.name)).toEqual(['360p']);
-    expect(plannedSessionRenditions({ width: 320, height: 240 })).toEqual([]);
+    // smaller than every rung: still one rendition a browser plays, at the source's size
+    expect(plannedSessionRenditions({ width: 320, height: 240 }).map((r) => [r.name, r.width, r.height])).toEqual([['360p', 320, 240]]);
+    expect(plannedSessionRenditions({ width: 480, height: 358 }).map((r) => [r.name, r.width, r.height])).toEqual([['360p', 480, 358]]);
   });
 });
 

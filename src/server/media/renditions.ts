@@ -54,7 +54,12 @@ export interface RenderSessionMediaOptions {
  */
 export function plannedSessionRenditions(probe: Pick<VideoProbe, 'width' | 'height'>) {
   const short = Math.min(probe.width, probe.height);
-  return SESSION_RENDITIONS.filter((r) => r.shortSide <= short).map((r) => ({ ...r, ...scaleToShortSide(probe.width, probe.height, r.shortSide) }));
+  const fitting = SESSION_RENDITIONS.filter((r) => r.shortSide <= short).map((r) => ({ ...r, ...scaleToShortSide(probe.width, probe.height, r.shortSide) }));
+  if (fitting.length) return fitting;
+  // a source smaller than every rung still gets one H.264 MP4 a browser plays — the smallest
+  // rung's, at the source's own size (an old phone's MPEG-4 or an AVI plays nowhere as it is)
+  const smallest = SESSION_RENDITIONS[SESSION_RENDITIONS.length - 1];
+  return [{ ...smallest, ...scaleToShortSide(probe.width, probe.height, evenFloor(short)) }];
 }
 
 /**
