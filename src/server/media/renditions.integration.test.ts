@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { ffmpegPath, ffprobePath, probeVideo, runTool, type VideoProbe } from './ffmpeg';
-import { plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia, type RemuxFacts } from './renditions';
+import { originalExtension, plannedSessionRenditions, remuxDecision, remuxFacts, renderSessionMedia, type RemuxFacts } from './renditions';
 import { LocalMediaStorage } from './storage';
 import { makeTestVideo, probeStreams, topLevelBoxes } from './test-videos';
 
@@ -85,6 +85,20 @@ describe('renderSessionMedia', () => {
 
     expect(progress.at(-1)).toBe(1);
     expect(progress.length).toBeGreaterThan(1);
+  });
+
+  it('names an original by its container and, once stored, does not store it again', async () => {
+    const src = sources.landscape;
+    const mkv = join(dir, 'game.mkv');
+    await runTool(ffmpegPath(), ['-y', '-v', 'error', '-i', src.path, '-c', 'copy', mkv]);
+    expect(await originalExtension(mkv, await probeVideo(mkv))).toBe('mkv');
+    expect(await originalExtension(src.path, src.probe)).toBe('mp4');
+    // the pipeline stored the source as original.mkv before the renditions ran
+    const key = 'sessions/sess_stored/original.mkv';
+    await storage.putFile(key, mkv);
+    const keys = await renderSessionMedia({ sessionId: 'sess_stored', input: mkv, probe: await probeVideo(mkv), storage, originalKey: key });
+    expect(keys.original).toBe(key);
+    expect(await storage.stat('sessions/sess_stored/original.mp4')).toBeNull();
   });
 
   it('stops ffmpeg when aborted', async () => {

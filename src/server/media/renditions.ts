@@ -46,6 +46,8 @@ export interface RenderSessionMediaOptions {
   niceness?: number;
   /** Called with the encoding ffmpeg's process id when it starts. */
   onEncoderSpawn?: (pid: number) => void;
+  /** The key `input` is stored under already (the pipeline stores the source first): not stored again. */
+  originalKey?: string;
 }
 
 /**
@@ -125,9 +127,11 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
       result[r.name] = key;
     }
 
-    const ext = await originalExtension(opts.input, probe, signal);
-    result.original = mediaKeys.sessionOriginal(sessionId, ext);
-    await storage.putFile(result.original, opts.input);
+    if (opts.originalKey) result.original = opts.originalKey;
+    else {
+      result.original = mediaKeys.sessionOriginal(sessionId, await originalExtension(opts.input, probe, signal));
+      await storage.putFile(result.original, opts.input);
+    }
     opts.onProgress?.(1);
     return result;
   } finally {
@@ -253,7 +257,7 @@ export async function renderPoster(opts: { input: string; probe: VideoProbe; at?
 const MP4_FAMILY = new Set(['mp4', 'mov', 'm4v']);
 
 /** A file extension matching the source's container, so `original` is served with a fitting Content-Type. */
-async function originalExtension(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<string> {
+export async function originalExtension(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<string> {
   const { stdout } = await runTool(ffprobePath(), ['-v', 'error', '-show_entries', 'format=format_name', '-of', 'default=nw=1:nk=1', input], { signal });
   const format = stdout.toString().trim();
   const ext = extname(input).slice(1).toLowerCase();

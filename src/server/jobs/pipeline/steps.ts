@@ -14,7 +14,7 @@ import { endStage, loadSession, recordProgress } from '../../domain/sessions/lif
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
 import { shiftProcessNiceness } from '../../media/ffmpeg-progress';
 import { shutdownSignal } from '../../shutdown';
-import { renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
+import { originalExtension, renderSessionMedia, type SessionMediaKeys } from '../../media/renditions';
 import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
 import { fetchSource, ProcessingFailure } from './source';
@@ -134,8 +134,8 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
   if (Math.min(probe.width, probe.height) > maxVideoHeight()) {
     throw new ProcessingFailure('video_too_large', `The video is ${Math.min(probe.width, probe.height)}p; the limit is ${maxVideoHeight()}p.`);
   }
-  const ext = extname(local).toLowerCase() === '.mov' ? 'mov' : 'mp4';
-  const originalKey = mediaKeys.sessionOriginal(sessionId, ext);
+  // named after its container (original.avi, .mkv, .webm …), so it is served with its own type
+  const originalKey = mediaKeys.sessionOriginal(sessionId, await originalExtension(local, probe));
   await getMediaStorage().putFile(originalKey, local, undefined, { move: false });
   return { originalKey, probe };
 }
@@ -221,6 +221,7 @@ export async function renderRenditionsBesideAnalysis(db: Database, sessionId: st
       onProgress: (f) => dog.beat(f),
       niceness: niced ? RENDITIONS_NICENESS : 0,
       onEncoderSpawn: (pid) => (encoder = pid),
+      originalKey, // stored by the source step: not a second copy
     });
   } catch (err) {
     if (ended.signal.aborted && !dog.signal.aborted) return null;
