@@ -116,7 +116,14 @@ test('every failure fails the session with its code, voids the hold and records 
     expect(s.error.message.length).toBeGreaterThan(0);
     expect(s.cost_cents).toBeNull();
     expect(s.shots.total_count).toBe(0);
+    // a video that was probed before it failed keeps its measured length and size
+    if (code !== 'source_unavailable' && code !== 'source_invalid') {
+      expect(s.duration_seconds, name).toBeGreaterThan(0);
+      expect(s.video.width, name).toBeGreaterThan(0);
+    } else expect(s.duration_seconds, name).toBeNull();
   }
+  // a link to a web page says so, not just "not a video"
+  expect((await waitFinished(request, org, ids[failures.findIndex(([n]) => n === 'not-a-video.mp4')])).error.message).toMatch(/not a video/);
   const balance = await (await request.get('/v1/balance', { headers: org.auth })).json();
   expect(balance).toMatchObject({ credit_cents: 10_000, held_cents: 0, available_cents: 10_000 });
   const usage = await (await request.get('/v1/usage?status=voided', { headers: org.auth })).json();

@@ -143,7 +143,7 @@ export async function completeSession(
  */
 export async function failSession(
   db: Database,
-  opts: { sessionId: string; code: SessionFailureCode; message?: string },
+  opts: { sessionId: string; code: SessionFailureCode; message?: string; measured?: { durationSeconds: number; width: number; height: number; fps: number } },
 ): Promise<{ eventId: string } | null> {
   return db.transaction(async (tx) => {
     const [session] = await tx.select().from(sessions).where(eq(sessions.id, opts.sessionId)).for('update');
@@ -164,6 +164,10 @@ export async function failSession(
         status: 'failed',
         errorCode: opts.code,
         errorMessage: opts.message ?? SESSION_FAILURES[opts.code],
+        // what the probe measured before the failure (SPEC: the measured length once known)
+        ...(opts.measured
+          ? { durationSeconds: billableSeconds(opts.measured.durationSeconds), width: opts.measured.width, height: opts.measured.height, fps: opts.measured.fps }
+          : {}),
         stage: 'failed',
         finishedAt: sql`now()`,
       })

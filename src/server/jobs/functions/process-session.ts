@@ -10,9 +10,9 @@ import { inngest } from '../client';
 import { autoRechargeRequested, eventRecorded, sessionSubmitted } from '../events';
 import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
 import { renderSessionRenditions, type RenditionsOutcome } from './render-session-renditions';
-import { ProcessingFailure } from '../pipeline/source';
+import { ProcessingFailure, type MeasuredVideo } from '../pipeline/source';
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string };
+type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string; measured?: MeasuredVideo };
 
 /**
  * Runs a stage under the job timeout's watch and records its wall time; a known failure
@@ -24,7 +24,7 @@ async function attempt<T>(sessionId: string, stage: string, fn: () => Promise<T>
   try {
     return { ok: true, value: await fn() };
   } catch (err) {
-    if (err instanceof ProcessingFailure) return { ok: false, code: err.code, message: err.message };
+    if (err instanceof ProcessingFailure) return { ok: false, code: err.code, message: err.message, ...(err.measured ? { measured: err.measured } : {}) };
     throw err;
   } finally {
     await endStage(getDb(), sessionId, stage, performance.now() - t0).catch(() => {});
@@ -58,8 +58,9 @@ export const processSession = inngest.createFunction(
     const { session_id: sessionId, organization_id: organizationId } = event.data;
     const db = getDb();
 
-    const fail = async (code: ProcessingFailure['code'], message: string) => {
-      const failed = await step.run('fail', () => failSession(db, { sessionId, code, message }));
+    // a failure after the probe keeps what it measured (length, size): the session says it
+    const fail = async (code: ProcessingFailure['code'], message: string, measured?: MeasuredVideo) => {
+      const failed = await step.run('fail', () => failSession(db, { sessionId, code, message, measured }));
       if (failed) await step.sendEvent('fan-out-failed', eventRecorded.create({ event_id: failed.eventId, organization_id: organizationId }));
       await step.run('cleanup-after-failure', () => rm(workDir(sessionId), { recursive: true, force: true }));
       return { status: 'failed', code };
@@ -74,8 +75,9 @@ export const processSession = inngest.createFunction(
         return fetchAndProbe(db, sessionId);
       }),
     )) as Outcome<SourceStepResult>;
-    if (!source.ok) return fail(source.code, source.message);
+    if (!source.ok) return fail(source.code, source.message, source.measured);
     const { originalKey, probe } = source.value;
+    const measured: MeasuredVideo = { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, fps: probe.fps };
 
     // The session renditions do not depend on the analysis: they are made meanwhile, in their
     // own run at a lower CPU priority (the cores the analyser leaves idle, then those the
@@ -89,7 +91,7 @@ export const processSession = inngest.createFunction(
     const analysis = (await step.run('analyse', () =>
       attempt(sessionId, 'analyse', () => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
     )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
-    if (!analysis.ok) return fail(analysis.code, analysis.message);
+    if (!analysis.ok) return fail(analysis.code, analysis.message, measured);
     const { rows, clips, artifacts, runVersion, measuredSeconds } = analysis.value;
 
     const cut = (await step.run('clips', () =>
@@ -100,10 +102,10 @@ export const processSession = inngest.createFunction(
         );
       }),
     )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
-    if (!cut.ok) return fail(cut.code, cut.message);
+    if (!cut.ok) return fail(cut.code, cut.message, measured);
 
     const renditions = await renditionsRun;
-    if (!renditions.ok) return fail(renditions.code, renditions.message);
+    if (!renditions.ok) return fail(renditions.code, renditions.message, measured);
     if (!renditions.value) throw new NonRetriableError(`session ${sessionId}: the renditions stopped although the session is processing`);
     const video = renditions.value;
 

@@ -9,10 +9,19 @@ import { UnsafeUrlError } from '../../domain/net/ssrf';
 import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
 
 /** A failure whose session error code is known (source problems, limits, analysis outcomes). */
+/** What was measured of a source before it failed (its probe), kept on the failed session. */
+export interface MeasuredVideo {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  fps: number;
+}
+
 export class ProcessingFailure extends Error {
   constructor(
     readonly code: SessionFailureCode,
     message: string,
+    readonly measured?: MeasuredVideo,
   ) {
     super(message);
     this.name = 'ProcessingFailure';

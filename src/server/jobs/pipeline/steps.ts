@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { maxVideoSeconds } from '../../domain/sessions/limits';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { extname, join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -122,22 +122,43 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
   try {
     probe = await probeVideo(local);
   } catch (err) {
-    if (err instanceof MediaToolError) throw new ProcessingFailure('source_invalid', 'The source is not a video that can be decoded.');
+    if (err instanceof MediaToolError) throw new ProcessingFailure('source_invalid', await notAVideo(local));
     throw err;
   }
   if (!(probe.durationSeconds > 0) || !probe.width || !probe.height) {
     throw new ProcessingFailure('source_invalid', 'The source has no decodable video frames.');
   }
+  const measured = { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, fps: probe.fps };
   if (probe.durationSeconds > maxVideoSeconds()) {
-    throw new ProcessingFailure('video_too_large', `The video is ${Math.round(probe.durationSeconds)} s long; the limit is ${maxVideoSeconds()} s.`);
+    throw new ProcessingFailure('video_too_large', `The video is ${Math.round(probe.durationSeconds)} s long; the limit is ${maxVideoSeconds()} s.`, measured);
   }
   if (Math.min(probe.width, probe.height) > maxVideoHeight()) {
-    throw new ProcessingFailure('video_too_large', `The video is ${Math.min(probe.width, probe.height)}p; the limit is ${maxVideoHeight()}p.`);
+    throw new ProcessingFailure('video_too_large', `The video is ${Math.min(probe.width, probe.height)}p; the limit is ${maxVideoHeight()}p.`, measured);
   }
   // named after its container (original.avi, .mkv, .webm …), so it is served with its own type
   const originalKey = mediaKeys.sessionOriginal(sessionId, await originalExtension(local, probe));
   await getMediaStorage().putFile(originalKey, local, undefined, { move: false });
   return { originalKey, probe };
+}
+
+/** Why a source that ffprobe refused is no video, as far as its first bytes tell. */
+export async function notAVideo(path: string): Promise<string> {
+  const head = await open(path)
+    .then(async (file) => {
+      try {
+        const { buffer, bytesRead } = await file.read(Buffer.alloc(512), 0, 512, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await file.close();
+      }
+    })
+    .catch(() => Buffer.alloc(0));
+  if (head.length === 0) return 'The source is empty (0 bytes).';
+  const text = head.toString('latin1').trimStart().toLowerCase();
+  if (text.startsWith('<!doctype html') || text.startsWith('<html') || text.includes('<head')) {
+    return 'The source is a web page, not a video file: link to the video itself (or upload it).';
+  }
+  return 'The source is not a video that can be decoded.';
 }
 
 /**
