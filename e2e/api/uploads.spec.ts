@@ -106,6 +106,7 @@ test('errors: no key 401, too large 413, another organization 404, unknown id 40
   await expectError(await request.post('/v1/uploads', { headers: { ...TUS, 'Upload-Length': '10' } }), 401, 'api_key_missing');
   await expectError(await request.post('/v1/uploads', { headers: { ...TUS, Authorization: 'Bearer swish_prod_nope', 'Upload-Length': '10' } }), 401, 'api_key_invalid');
   await expectError(await request.post('/v1/uploads', { headers: { ...org.auth, ...TUS, 'Upload-Length': String(21 * 1024 ** 3) } }), 413, 'body_too_large', 'Upload-Length');
+  await expectError(await request.post('/v1/uploads', { headers: { ...org.auth, ...TUS, 'Upload-Length': '0' } }), 400, 'parameter_invalid', 'Upload-Length');
   const created = await request.post('/v1/uploads', { headers: { ...org.auth, ...TUS, 'Upload-Length': '10' } });
   const location = created.headers()['location'];
   await expectError(await request.get(location, { headers: other.auth }), 404, 'resource_missing', 'id');

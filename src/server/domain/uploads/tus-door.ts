@@ -171,6 +171,10 @@ export async function handleUploadRequest(req: Request, authenticate: Authentica
       if (length === null && req.headers.get('upload-defer-length') !== null) {
         throw new AppError('parameter_missing', { message: 'Send Upload-Length: the size decides the credit hold.', param: 'Upload-Length' });
       }
+      // an empty file can only fail later (and sat `uploading`, tus never sending its offset)
+      if (length !== null && /^0+$/.test(length)) {
+        throw new AppError('parameter_invalid', { message: 'The file is empty (0 bytes); upload the video itself.', param: 'Upload-Length' });
+      }
       if (length !== null && /^\d+$/.test(length) && Number(length) > maxUploadBytes()) {
         throw new AppError('body_too_large', { message: `The file is larger than the ${maxUploadBytes()} bytes allowed.`, param: 'Upload-Length' });
       }
