@@ -34,14 +34,13 @@ function Clip({ h, shot, player, orientation, pointSystem }: { h: Highlight; sho
         <div className="row">
           {shot || !h.is_manual ? <span className={shot?.made ? 'made' : 'missed'}>{shot?.made ? 'Made' : 'Missed'}</span> : <span>Manual</span>}
           <span className="muted">
-            {what} · {h.length_seconds.toFixed(0)} s
+            {what} · {h.length_seconds.toFixed(0)} s{h.is_manual && shot ? ' · manual' : ''}
           </span>
         </div>
         <div className="row">
           <span className="muted" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
             {player ?? 'Unknown shooter'}
             {h.is_lowlight ? ' · lowlight' : ''}
-            {h.is_manual && shot ? ' · manual' : ''}
           </span>
           {src && (
             <a className="btn btn-sm btn-ghost" href={src} download aria-label={`Download: ${label}`}>
