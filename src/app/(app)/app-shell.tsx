@@ -179,12 +179,10 @@ export function AppShell({ children }: { children: ReactNode }) {
           <div className="sidebar-foot">
             <div className="user-line">
               <div className="who">
-                <div style={{ fontWeight: 500 }}>
-                  {data.user.name} <span className="cell-sub" data-testid="role">{data.active.role}</span>
-                </div>
-                {/* a long address is cut; the role above never is */}
+                <div style={{ fontWeight: 500 }}>{data.user.name}</div>
+                {/* the role first: a long address is cut, the role never is */}
                 <div className="cell-sub" title={data.user.email}>
-                  {data.user.email}
+                  <span data-testid="role">{data.active.role}</span> · {data.user.email}
                 </div>
               </div>
               <button
