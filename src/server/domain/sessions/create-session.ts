@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { maxVideoSeconds } from './limits';
 import type { Database, Tx } from '../../db/client';
 import { groups, sessions, uploads } from '../../db/schema';
 import { placeHold } from '../billing/holds';
@@ -9,6 +8,7 @@ import { isId, newId } from '../ids';
 import { safeFetch } from '../net/outbound';
 import { resolveSource, type SourceInput } from './source';
 import { toApiSessions, type ApiSession } from './serialize';
+import { maxVideoSeconds } from './limits';
 
 export interface SessionOptions {
   session_type?: 'solo' | '1v1' | '2v2' | '3v3' | '4v4' | '5v5';

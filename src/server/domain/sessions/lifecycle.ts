@@ -7,6 +7,17 @@ import { recordEvent, type ApiEvent } from '../events/events';
 import { SESSION_FAILURES, type SessionFailureCode } from './failure-codes';
 import { toApiSessions } from './serialize';
 
+/** What the probe measured of a session's video; a failed session keeps it too. */
+export interface MeasuredVideo {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  fps: number;
+}
+
+/** The measured facts of a probe (ffprobe's `VideoProbe`, or any object with these fields). */
+export const measuredOf = (probe: MeasuredVideo): MeasuredVideo => ({ durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, fps: probe.fps });
+
 /**
  * The state machine of SPEC §3 for the processing pipeline: `queued` → `processing` →
  * `processed` (settled, event) or `failed` (voided, event). Every transition is one
@@ -143,7 +154,7 @@ export async function completeSession(
  */
 export async function failSession(
   db: Database,
-  opts: { sessionId: string; code: SessionFailureCode; message?: string; measured?: { durationSeconds: number; width: number; height: number; fps: number } },
+  opts: { sessionId: string; code: SessionFailureCode; message?: string; measured?: MeasuredVideo },
 ): Promise<{ eventId: string } | null> {
   return db.transaction(async (tx) => {
     const [session] = await tx.select().from(sessions).where(eq(sessions.id, opts.sessionId)).for('update');

@@ -3,14 +3,14 @@ import { NonRetriableError } from 'inngest';
 import { getDb } from '../../db/client';
 import { autoRechargeDue } from '../../domain/billing/auto-recharge';
 import { logger } from '../../logger';
-import { beginStage, completeSession, endStage, failSession, markProcessing, recordProgress } from '../../domain/sessions/lifecycle';
+import { beginStage, completeSession, endStage, failSession, markProcessing, measuredOf, recordProgress, type MeasuredVideo } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
 import { getMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
 import { autoRechargeRequested, eventRecorded, sessionSubmitted } from '../events';
 import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
 import { renderSessionRenditions, type RenditionsOutcome } from './render-session-renditions';
-import { ProcessingFailure, type MeasuredVideo } from '../pipeline/source';
+import { ProcessingFailure } from '../pipeline/source';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: ProcessingFailure['code']; message: string; measured?: MeasuredVideo };
 
@@ -77,7 +77,7 @@ export const processSession = inngest.createFunction(
     )) as Outcome<SourceStepResult>;
     if (!source.ok) return fail(source.code, source.message, source.measured);
     const { originalKey, probe } = source.value;
-    const measured: MeasuredVideo = { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, fps: probe.fps };
+    const measured = measuredOf(probe);
 
     // The session renditions do not depend on the analysis: they are made meanwhile, in their
     // own run at a lower CPU priority (the cores the analyser leaves idle, then those the

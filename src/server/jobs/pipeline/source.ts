@@ -7,16 +7,9 @@ import { readLimited } from '../../domain/net/read-limited';
 import { safeFetch } from '../../domain/net/outbound';
 import { UnsafeUrlError } from '../../domain/net/ssrf';
 import type { SessionFailureCode } from '../../domain/sessions/failure-codes';
+import type { MeasuredVideo } from '../../domain/sessions/lifecycle';
 
 /** A failure whose session error code is known (source problems, limits, analysis outcomes). */
-/** What was measured of a source before it failed (its probe), kept on the failed session. */
-export interface MeasuredVideo {
-  durationSeconds: number;
-  width: number;
-  height: number;
-  fps: number;
-}
-
 export class ProcessingFailure extends Error {
   constructor(
     readonly code: SessionFailureCode,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { maxVideoSeconds } from '../../domain/sessions/limits';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -10,7 +9,8 @@ import { analyseInSubprocess, readArtifacts } from '../../analysis/subprocess';
 import type { AnalysisOptions } from '../../analysis/types';
 import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
-import { endStage, loadSession, recordProgress } from '../../domain/sessions/lifecycle';
+import { maxVideoSeconds } from '../../domain/sessions/limits';
+import { endStage, loadSession, measuredOf, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
 import { shiftProcessNiceness } from '../../media/ffmpeg-progress';
 import { shutdownSignal } from '../../shutdown';
@@ -128,7 +128,7 @@ export async function fetchAndProbe(db: Database, sessionId: string): Promise<So
   if (!(probe.durationSeconds > 0) || !probe.width || !probe.height) {
     throw new ProcessingFailure('source_invalid', 'The source has no decodable video frames.');
   }
-  const measured = { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, fps: probe.fps };
+  const measured = measuredOf(probe);
   if (probe.durationSeconds > maxVideoSeconds()) {
     throw new ProcessingFailure('video_too_large', `The video is ${Math.round(probe.durationSeconds)} s long; the limit is ${maxVideoSeconds()} s.`, measured);
   }
