@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { logger } from '../logger';
 import { ensureOnDemandRendition } from './on-demand';
 import { assertValidKey, getMediaStorage, onDemandHighlightRendition, type ByteRange, type MediaStorage } from './storage';
-import { verifyMediaSignature } from './urls';
+import { mediaKeyOfPath, verifyMediaSignature } from './urls';
 
 /** Longest time a browser may keep a media response, even when the URL lives longer. */
 const MAX_CACHE_SECONDS = 86_400;
@@ -38,10 +38,9 @@ export function parseRange(header: string | null, size: number): ByteRange | 'un
 
 /** The object key of a `/media/<key>` URL, or null when the path is not a valid key. */
 function keyFromUrl(url: URL): string | null {
-  const prefix = '/media/';
-  if (!url.pathname.startsWith(prefix)) return null;
+  const key = mediaKeyOfPath(url.pathname);
+  if (key === null) return null;
   try {
-    const key = url.pathname.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
     assertValidKey(key);
     return key;
   } catch {

@@ -58,7 +58,18 @@ export function verifyMediaSignature(key: string, expires: number, sig: string, 
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-const MEDIA_URL = /^https?:\/\/[^/?#]+\/media\/([^?#]+)\?expires=\d+&signature=[\w-]+$/;
+/** The object key a `/media/<key>` path names (its segments URL-decoded), or null for another path or a bad encoding. */
+export function mediaKeyOfPath(pathname: string): string | null {
+  const prefix = '/media/';
+  if (!pathname.startsWith(prefix)) return null;
+  try {
+    return pathname.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return null;
+  }
+}
+
+const MEDIA_URL = /^https?:\/\/[^/?#]+(\/media\/[^?#]+)\?expires=\d+&signature=[\w-]+$/;
 
 /**
  * A recorded object (an event's Session) with each of its media URLs signed again from now,
@@ -70,15 +81,9 @@ const MEDIA_URL = /^https?:\/\/[^/?#]+\/media\/([^?#]+)\?expires=\d+&signature=[
 export function withFreshMediaUrls<T>(value: T): T {
   if (typeof value === 'string') {
     if (!value.includes('/media/')) return value;
-    const m = MEDIA_URL.exec(value);
-    if (!m) return value;
-    let key: string;
-    try {
-      key = m[1].split('/').map(decodeURIComponent).join('/');
-    } catch {
-      return value;
-    }
-    return (signMediaUrl(key) ?? value) as T;
+    const path = MEDIA_URL.exec(value)?.[1];
+    const key = path ? mediaKeyOfPath(path) : null;
+    return (key ? (signMediaUrl(key) ?? value) : value) as T;
   }
   if (Array.isArray(value)) {
     let out: unknown[] | null = null;
