@@ -33,15 +33,16 @@ function sealingKey(): Buffer {
   return (key = derive(readFileSync(file, 'utf8').trim()));
 }
 
+let earlierKey: Buffer | null | undefined;
+
 /**
- * Every key a stored secret may be sealed with: the sealing key, then — once SWISH_SECRET is
- * set on an installation that ran without it — the key file's, so the endpoints made before
- * keep signing.
+ * The key secrets were sealed with before SWISH_SECRET was set on this installation — the key
+ * file's, while it is there — so that the endpoints made before keep signing; null otherwise.
+ * Read once, and only when a secret does not open with the sealing key.
  */
-function openingKeys(): Buffer[] {
-  const keys = [sealingKey()];
-  if (process.env.SWISH_SECRET && existsSync(keyFile())) keys.push(derive(readFileSync(keyFile(), 'utf8').trim()));
-  return keys;
+function keyBeforeSwishSecret(): Buffer | null {
+  if (earlierKey === undefined) earlierKey = process.env.SWISH_SECRET && existsSync(keyFile()) ? derive(readFileSync(keyFile(), 'utf8').trim()) : null;
+  return earlierKey;
 }
 
 /** `whsec_` + base64 of 24 random bytes: the secret format Standard Webhooks libraries accept. */
@@ -60,14 +61,19 @@ export function sealSecret(secret: string): string {
 export function openSecret(sealed: string): string {
   const [version, iv, tag, ct] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unreadable webhook secret');
-  for (const k of openingKeys()) {
+  const open = (k: Buffer): string | null => {
     const decipher = createDecipheriv('aes-256-gcm', k, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     try {
       return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
-      // sealed with another key: try the next
+      return null; // sealed with another key
     }
-  }
+  };
+  const opened = open(sealingKey());
+  if (opened !== null) return opened;
+  const earlier = keyBeforeSwishSecret();
+  const reopened = earlier ? open(earlier) : null;
+  if (reopened !== null) return reopened;
   throw new Error('webhook secret cannot be decrypted: SWISH_SECRET (or DATA_DIR/webhook-secrets.key) changed since it was stored');
 }
