@@ -5,7 +5,7 @@ import { notFound } from '../errors';
 import { assertGroupFilter } from '../groups/groups';
 import { isId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
-import { READY_HIGHLIGHT, toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
+import { childPosition, READY_HIGHLIGHT, toApiHighlight, toApiPlayer, toApiSessions, toApiShot, type ApiSession } from './serialize';
 
 async function sessionRow(db: DbOrTx, organizationId: string, id: string) {
   const [row] = isId('session', id)
@@ -60,8 +60,7 @@ async function listChildren<Row extends Record<string, unknown>, Item>(
     id: table.id,
     scope: eq(table.sessionId, opts.sessionId),
     noun: kind.slice(0, -1),
-    // shots in time order (a shot added by a correction has a later id)
-    position: table === shots ? shots.index : undefined,
+    position: childPosition(table),
     where: and(eq(table.sessionId, opts.sessionId), only),
     params: opts.params,
     url,

@@ -1,4 +1,5 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { highlights, players, sessions, shots, type BoxScoreJson } from '../../db/schema';
 import { emptyBoxScore } from '../../analysis/box-score';
@@ -139,8 +140,16 @@ export async function toApiSessions(db: DbOrTx, rows: SessionRow[]): Promise<Api
 }
 
 /**
- * The first EMBEDDED_LIMIT children of each session (shots in time order, the others by id,
- * i.e. creation order) and each
+ * The column a session's child list is ordered by before its id: a shot's time-order `index`
+ * (a shot added by a correction has a later id), none for highlights and players (creation
+ * order). The embedded lists and their paging endpoints both order by it.
+ */
+export function childPosition(table: typeof shots | typeof highlights | typeof players): PgColumn | undefined {
+  return table === shots ? shots.index : undefined;
+}
+
+/**
+ * The first EMBEDDED_LIMIT children of each session (in {@link childPosition} order) and each
  * session's total, in one query whatever the number of sessions: a window function ranks
  * and counts the rows per session. Rows are decoded with the table's column decoders
  * directly (drizzle's generic row mapping of a subquery was half the CPU of a page).
@@ -152,8 +161,8 @@ async function firstOfEach<Table extends typeof shots | typeof highlights | type
   map: (row: Table['$inferSelect']) => Item,
   only: SQL = sql`true`,
 ): Promise<Map<string, { items: Item[]; total: number }>> {
-  // shots in time order (`index`; a shot added by a correction has a later id), the others by id
-  const order = table === shots ? sql`t.index, t.id` : sql`t.id`;
+  const position = childPosition(table);
+  const order = position ? sql`t.${sql.identifier(position.name)}, t.id` : sql`t.id`;
   const found = (await db.execute(sql`select * from (
       select t.*, row_number() over w as swish_rank, count(*) over (partition by t.session_id) as swish_total
       from ${table} t where t.session_id in ${ids} and ${only}
