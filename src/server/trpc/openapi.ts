@@ -44,9 +44,11 @@ const INSUFFICIENT_CREDITS_SCHEMA: Json = {
   },
 };
 
-const int = (description: string) => ({ description, schema: { type: 'integer' } });
+/** A header (or any value) of the document: its description and type. */
+const header = (description: string, type = 'string') => ({ description, schema: { type } });
+const int = (description: string) => header(description, 'integer');
 const COMMON_HEADERS: Json = {
-  'Request-Id': { description: 'Unique id of this request; quote it to support.', schema: { type: 'string' } },
+  'Request-Id': header('Unique id of this request; quote it to support.'),
   'X-RateLimit-Limit': int('Requests allowed per rolling minute for this API key.'),
   'X-RateLimit-Remaining': int('Requests left in the current window.'),
   'X-RateLimit-Reset': int('Unix seconds when the window has room again.'),
@@ -85,7 +87,6 @@ function fieldDescription(input: unknown, name: string): string | undefined {
   return shape?.[name]?.description;
 }
 
-const header = (description: string, type = 'string') => ({ description, schema: { type } });
 const tusVersion = { name: 'Tus-Resumable', in: 'header', required: true, description: 'Always `1.0.0`.', schema: { type: 'string', enum: ['1.0.0'] } };
 const uploadId = { name: 'id', in: 'path', required: true, description: 'The upload id (`up_…`), the last segment of the `Location` the creation answered.', schema: { type: 'string' } };
 const UPLOAD_SCHEMA: Json = {
@@ -139,7 +140,7 @@ function uploadPaths(): Json {
         tags: ['Uploads'],
         summary: 'The offset to resume from (tus)',
         parameters: [tusVersion, uploadId],
-        responses: { 200: { description: 'No body.', headers: { 'Upload-Offset': header('Bytes received.', 'integer'), 'Upload-Length': header('Total bytes.', 'integer') } }, 410: { description: 'Expired or terminated.' }, ...errors },
+        responses: { 200: { description: 'No body.', headers: { 'Upload-Offset': int('Bytes received.'), 'Upload-Length': int('Total bytes.') } }, 410: { description: 'Expired or terminated.' }, ...errors },
       },
       patch: {
         operationId: 'uploads-append',
@@ -154,7 +155,7 @@ function uploadPaths(): Json {
         ],
         requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
         responses: {
-          204: { description: 'Received.', headers: { 'Upload-Offset': header('The new offset.', 'integer') } },
+          204: { description: 'Received.', headers: { 'Upload-Offset': int('The new offset.') } },
           409: { description: 'Wrong `Upload-Offset`.' },
           410: { description: 'Expired or terminated.' },
           460: { description: 'Checksum mismatch.' },
@@ -204,7 +205,7 @@ export function openApiDocument(baseUrl: string): Json {
           success.headers = { ...COMMON_HEADERS };
           for (const [name, description] of Object.entries(meta?.responseHeaderDocs ?? {})) {
             // the money headers carry integer cents (SPEC §4.1)
-            success.headers[name] = { description, schema: { type: /-Cents$/i.test(name) ? 'integer' : 'string' } };
+            success.headers[name] = /-Cents$/i.test(name) ? int(description) : header(description);
           }
           responses[String(meta?.successStatus ?? 200)] = success;
         }
