@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { Icon, Loading } from '../_components/ui';
-import { authClient } from '../_lib/auth-client';
+import { activateOrganization, authClient } from '../_lib/auth-client';
 import { apiError, useTRPC, type Outputs } from '../_lib/trpc';
 
 type Me = Outputs['dashboard']['me'];
@@ -52,8 +52,7 @@ function OrgSwitcher({ me }: { me: ActiveMe }) {
             router.push('/onboarding');
             return;
           }
-          await authClient.organization.setActive({ organizationId: value });
-          queryClient.clear();
+          await activateOrganization(value, queryClient);
           router.push('/sessions');
         }}
       >

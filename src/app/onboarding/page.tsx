@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { authClient, authErrorMessage } from '../_lib/auth-client';
+import { activateOrganization, authClient, authErrorMessage } from '../_lib/auth-client';
 import { AuthCard } from '../_components/auth-card';
 import { useTRPC } from '../_lib/trpc';
 
@@ -39,14 +39,12 @@ export default function OnboardingPage() {
       setError(authErrorMessage(error));
       return;
     }
-    await authClient.organization.setActive({ organizationId: data.id });
-    queryClient.clear();
+    await activateOrganization(data.id, queryClient);
     router.replace('/sessions?welcome=1');
   }
 
   async function open(organizationId: string) {
-    await authClient.organization.setActive({ organizationId });
-    queryClient.clear();
+    await activateOrganization(organizationId, queryClient);
     router.replace('/sessions');
   }
 

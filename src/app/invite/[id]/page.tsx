@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { authClient, authErrorMessage } from '../../_lib/auth-client';
+import { activateOrganization, authClient, authErrorMessage } from '../../_lib/auth-client';
 import { AuthCard } from '../../_components/auth-card';
 
 /**
@@ -41,8 +41,7 @@ export default function InvitePage() {
       setError(authErrorMessage(error));
       return;
     }
-    await authClient.organization.setActive({ organizationId: data.invitation.organizationId });
-    queryClient.clear();
+    await activateOrganization(data.invitation.organizationId, queryClient);
     router.replace('/sessions');
   }
 
