@@ -78,14 +78,22 @@ export async function startStalledHost(): Promise<{ url: string; close: () => Pr
   };
 }
 
-/** Signs a new owner up in the dashboard (at `base`, default the e2e server) and creates an organization; returns its id. */
-export async function signUpOwner(page: Page, email: string, orgName: string, base = ''): Promise<string> {
-  await page.goto(`${base}/sign-up`);
-  await page.getByLabel('Your name').fill('Bea Billing');
+/** The password of every account the UI tests sign up. */
+export const TEST_PASSWORD = 'correct horse battery';
+
+/** Signs a new account up in the dashboard (at `base`, default the e2e server); it lands on onboarding. */
+export async function signUp(page: Page, email: string, opts: { name?: string; base?: string } = {}): Promise<void> {
+  await page.goto(`${opts.base ?? ''}/sign-up`);
+  await page.getByLabel('Your name').fill(opts.name ?? 'Bea Billing');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/onboarding/);
+}
+
+/** Signs a new owner up in the dashboard (at `base`, default the e2e server) and creates an organization; returns its id. */
+export async function signUpOwner(page: Page, email: string, orgName: string, base = '', name?: string): Promise<string> {
+  await signUp(page, email, { base, name });
   await page.getByLabel('Organization name').fill(orgName);
   await page.getByRole('button', { name: 'Create organization' }).click();
   await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { look, swishCli } from '../helpers';
+import { look, signUp, swishCli, TEST_PASSWORD } from '../helpers';
 
 /**
  * Getting into an organization made by an operator: an account signed up before `members:add`
@@ -8,15 +8,9 @@ import { look, swishCli } from '../helpers';
  */
 test('an account added to an operator-made organization opens it from onboarding; sign-in never leaves the site', async ({ page }, info) => {
   const email = `onboard-${Date.now()}@example.com`;
-  const password = 'correct horse battery';
   const org = await swishCli(['orgs:create', '--name', `Operator Made ${Date.now()}`]);
 
-  await page.goto('/sign-up');
-  await page.getByLabel('Your name').fill('Olive Owner');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/onboarding/);
+  await signUp(page, email, { name: 'Olive Owner' });
   await expect(page.getByRole('heading', { name: 'Create your organization' })).toBeVisible();
 
   await swishCli(['members:add', '--org', org.id, '--email', email]);
@@ -47,7 +41,7 @@ test('an account added to an operator-made organization opens it from onboarding
   const origin = new URL(page.url()).origin;
   await page.goto('/sign-in?next=//example.org/phish');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
   expect(new URL(page.url()).origin).toBe(origin);

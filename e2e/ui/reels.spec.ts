@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { look } from '../helpers';
+import { look, signUpOwner } from '../helpers';
 import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 /**
@@ -11,7 +11,6 @@ import { startFixtureServer, type FixtureServer } from '../media-fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
-const password = 'correct horse battery';
 const email = `reels-${Date.now()}@example.com`;
 let fixtures: FixtureServer;
 
@@ -29,15 +28,7 @@ test('a coach marks a highlight, builds a reel and shares it; the link plays wit
   let sessionId = '';
 
   await test.step('sign up, create a key, submit a game by link', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill('Casey Coach');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/onboarding/);
-    await page.getByLabel('Organization name').fill('Reel High');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+    await signUpOwner(page, email, 'Reel High', '', 'Casey Coach');
     await page.goto('/developers');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('dialog').getByLabel('Name').fill('Reels e2e');
