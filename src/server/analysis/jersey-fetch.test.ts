@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../media/ffmpeg';
 import { chooseGeometry, streamFrames } from './decode';
-import { fetchFrames, runsPerProcess } from './jersey';
+import { fetchFrames, limiter, runsPerProcess } from './jersey';
 
 let dir = '';
 let video = '';
@@ -47,10 +47,58 @@ describe('fetchFrames (frames re-decoded at shot moments)', () => {
     }
   }, 120_000);
 
+  it('keeps two requests sharing a process limit to it together, and both get their frames', async () => {
+    const processes = limiter(1);
+    const [a, b] = await Promise.all([
+      fetchFrames(video, geo, [10, 100], undefined, 1, processes),
+      fetchFrames(video, geo, [50, 200], undefined, 1, processes),
+    ]);
+    expect([...a.keys()].sort((x, y) => x - y)).toEqual([10, 100]);
+    expect([...b.keys()].sort((x, y) => x - y)).toEqual([50, 200]);
+    for (const [i, f] of [...a, ...b]) expect(Buffer.compare(Buffer.from(f), Buffer.from(all[i])), `frame ${i}`).toBe(0);
+  }, 60_000);
+
   it('bounds the decoders one process keeps open by the source size', () => {
     expect(runsPerProcess(640 * 360)).toBe(6);
     expect(runsPerProcess(1280 * 720)).toBe(5);
     expect(runsPerProcess(1920 * 1080)).toBe(2);
     expect(runsPerProcess(3840 * 2160)).toBe(1);
+  });
+});
+
+describe('limiter', () => {
+  it('runs at most n tasks at a time, in the order given, and passes results and errors through', async () => {
+    const limit = limiter(2);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const gates = Array.from({ length: 5 }, () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    });
+    const results = gates.map((g, i) =>
+      limit(async () => {
+        started.push(i);
+        most = Math.max(most, ++running);
+        await g.promise;
+        running--;
+        if (i === 3) throw new Error('task 3');
+        return i * 10;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toEqual([0, 1]);
+    gates[1].resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toEqual([0, 1, 2]);
+    for (const g of gates) g.resolve();
+    const settled = await Promise.allSettled(results);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([0, 10, 20, 'task 3', 40]);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+    // a failed task gave its place back: the limiter still runs two at a time
+    const again = await Promise.all([limit(async () => 'x'), limit(async () => 'y'), limit(async () => 'z')]);
+    expect(again).toEqual(['x', 'y', 'z']);
   });
 });

@@ -333,12 +333,13 @@ export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15)
 
 /**
  * Decodes the frames at the given indices (analysis geometry, scaled as the main decode scales
- * them), with at most two ffmpeg processes at a time. Indices less than `joinSeconds` apart
- * share one seek and are decoded as a run. Each seek decodes from the previous key frame, so a
- * run costs a fraction of a second on long-GOP files: this is for a few moments per shot, not
- * for scanning. Several runs go to one ffmpeg process (one input per run, each seeked on its
- * own, concatenated): starting ffmpeg, and forking it from a large analysis process, cost about
- * as much as a run's decoding. Frames that cannot be decoded are left out.
+ * them), with at most two ffmpeg processes at a time (`processes`: a limit shared with other
+ * requests, so that several requests in flight keep to it together). Indices less than
+ * `joinSeconds` apart share one seek and are decoded as a run. Each seek decodes from the
+ * previous key frame, so a run costs a fraction of a second on long-GOP files: this is for a few
+ * moments per shot, not for scanning. Several runs go to one ffmpeg process (one input per run,
+ * each seeked on its own, concatenated): starting ffmpeg, and forking it from a large analysis
+ * process, cost about as much as a run's decoding. Frames that cannot be decoded are left out.
  */
 export async function fetchFrames(
   path: string,
@@ -346,6 +347,7 @@ export async function fetchFrames(
   indices: number[],
   signal?: AbortSignal,
   joinSeconds = 1,
+  processes: Limiter = limiter(2),
 ): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
   const todo = [...new Set(indices.filter((i) => i >= 0))].sort((a, b) => a - b);
@@ -358,20 +360,37 @@ export async function fetchFrames(
   const perProcess = runsPerProcess(geo.sourcePixels ?? 1280 * 720);
   const groups: number[][][] = [];
   for (let k = 0; k < runs.length; k += perProcess) groups.push(runs.slice(k, k + perProcess));
-  let next = 0;
-  const lane = async () => {
-    while (next < groups.length && !signal?.aborted) {
-      const group = groups[next++];
-      const missing = await decodeRuns(path, geo, group, out, signal);
-      // A process that failed part-way (a seek past the end, a broken input) loses the runs after
-      // the failure: those are decoded again one by one.
-      if (group.length > 1 && missing.length && !signal?.aborted) {
-        for (const run of missing) await decodeRuns(path, geo, [run], out, signal);
-      }
+  const decodeGroup = async (group: number[][]) => {
+    if (signal?.aborted) return;
+    const missing = await decodeRuns(path, geo, group, out, signal);
+    // A process that failed part-way (a seek past the end, a broken input) loses the runs after
+    // the failure: those are decoded again one by one.
+    if (group.length > 1 && missing.length && !signal?.aborted) {
+      for (const run of missing) await decodeRuns(path, geo, [run], out, signal);
     }
   };
-  await Promise.all([lane(), lane()]);
+  await Promise.all(groups.map((group) => processes(() => decodeGroup(group))));
   return out;
+}
+
+/** Runs the tasks given to it at most `n` at a time, in the order they were given. */
+export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+export function limiter(n: number): Limiter {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    // a finished task hands its place straight to the next waiting one
+    if (active < n) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
 }
 
 /**
@@ -471,6 +490,12 @@ export interface ShooterTeam {
 export const SHOTS_PER_FETCH = 5;
 
 /**
+ * Requests decoded at the same time: a request of a few runs often takes one ffmpeg process, so
+ * two keep both cores decoding (and the next frames are ready while a batch is read).
+ */
+export const FETCHES_AHEAD = 2;
+
+/**
  * Names the shooter's team from the jersey under the ball at release (see {@link sampleShooter})
  * and makes the records agree with it: the team colours are learned from all shooters' samples,
  * every player track is re-assigned by its median torso colour, a track whose shots say
@@ -501,14 +526,23 @@ export async function attributeTeams(
     return { r, cands, m, passFrom, reb, want };
   });
   // The frames of SHOTS_PER_FETCH shots at a time (one decode request: fewer ffmpeg starts), so a
-  // long game's frames are never held together.
+  // long game's frames are never held together. FETCHES_AHEAD batches are decoded at a time, the
+  // next ones while this one is read (at most FETCHES_AHEAD + 1 batches are held).
+  const fetchBatch = (from: number): Promise<Map<number, Uint8Array>> => {
+    const want = plans.slice(from, from + SHOTS_PER_FETCH).flatMap((p) => p.want);
+    const got = want.length ? getFrames(want) : Promise.resolve(new Map<number, Uint8Array>());
+    // a batch still being decoded when a read fails must not become an unhandled rejection
+    got.catch(() => undefined);
+    return got;
+  };
   let frames = new Map<number, Uint8Array>();
-  let fetchedTo = 0;
+  const pending: Array<Promise<Map<number, Uint8Array>>> = [];
+  for (let k = 0; k < FETCHES_AHEAD && k * SHOTS_PER_FETCH < shots.length; k++) pending.push(fetchBatch(k * SHOTS_PER_FETCH));
   for (const [i, s] of shots.entries()) {
-    if (i >= fetchedTo) {
-      fetchedTo = Math.min(shots.length, i + SHOTS_PER_FETCH);
-      const want = plans.slice(i, fetchedTo).flatMap((p) => p.want);
-      frames = want.length ? await getFrames(want) : new Map<number, Uint8Array>();
+    if (i % SHOTS_PER_FETCH === 0) {
+      frames = await pending.shift()!;
+      const from = i + FETCHES_AHEAD * SHOTS_PER_FETCH;
+      if (from < shots.length) pending.push(fetchBatch(from));
     }
     const { r, cands, m, passFrom, reb } = plans[i];
     let sample: JerseySample | null = null;
@@ -961,5 +995,7 @@ export async function attributeTeamsFromVideo(
   const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
   const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
   const teamSize = teamSizeOf(o);
-  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S), bg, geo, { moments: out.moments, teamSize });
+  // the requests attributeTeams keeps in flight share two ffmpeg processes
+  const processes = limiter(2);
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S, processes), bg, geo, { moments: out.moments, teamSize });
 }
