@@ -1,15 +1,17 @@
 /**
  * Where an analysis spends its CPU, per stage, in CPU seconds per video second:
  *
- *   npx tsx src/server/analysis/bench-profile.ts [--runs=2] [--chains=direct,yuv422p] clip.mp4…
+ *   npx tsx src/server/analysis/bench-profile.ts [--runs=2] [--chains=direct,yuv422p] [--threads=1,2] clip.mp4…
  *
  * Per clip and run: a bare `ffmpeg -i X -f null -` decode (the reference), then one analysis per
- * RGB chain (`SWISH_RGB_CHAIN` values), interleaved, so every variant meets the same load. Parts:
+ * variant — each RGB chain (`SWISH_RGB_CHAIN` values) with each decode thread count
+ * (`SWISH_DECODE_THREADS` values; the default rule when not given) — interleaved, so every
+ * variant meets the same load. Parts:
  * ffmpeg's main decode chain (children's rusage during extraction), the calling thread
  * (`/proc/self/task/<pid>/stat`), the feature workers with the garbage collector (the rest of the
  * process during extraction), the finishing worker, and the finishing stage's ffmpeg re-decodes
  * (children's rusage during finishing). CPU seconds are steadier than wall time on a shared
- * machine; wall time is printed as real-time speed (xRT) for completeness.
+ * machine; wall time is printed as real-time speed (xRT), and per stage (extraction, finishing).
  */
 import { basename } from 'node:path';
 import { procCpuSeconds } from '../../bench/cpu';
@@ -60,6 +62,8 @@ async function analyse(file: string) {
       other: probeCpu.self + probeCpu.children,
       total: d(c0, c3).self + d(c0, c3).children,
       wall: d(c0, c3).wall,
+      extractWall: extract.wall,
+      finishWall: finish.wall,
     };
   } finally {
     releaseSharedPool();
@@ -76,22 +80,26 @@ async function main() {
   const args = process.argv.slice(2);
   const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? 2);
   const chains = (args.find((a) => a.startsWith('--chains='))?.slice(9) ?? 'direct').split(',');
+  const threads = (args.find((a) => a.startsWith('--threads='))?.slice(10) ?? '').split(',').filter(Boolean);
+  const variants = chains.flatMap((chain) => (threads.length ? threads : ['']).map((t) => ({ chain, threads: t })));
   const files = args.filter((a) => !a.startsWith('--'));
   const f = (x: number) => x.toFixed(3);
-  console.log('clip                      chain     run  bare/s  ffmpeg/s  calling/s  workers/s  finish/s  redec/s  other/s  total/s  xDecCPU  ffCPU  xRT');
+  console.log('clip                      chain     run  bare/s  ffmpeg/s  calling/s  workers/s  finish/s  redec/s  other/s  total/s  xDecCPU  ffCPU  xRT  extract  finish');
   for (const file of files) {
     // A first analysis warms the pool and the file cache; it is not counted.
     await analyse(file);
     for (let r = 0; r < runs; r++) {
-      for (const chain of chains) {
+      for (const { chain, threads: t } of variants) {
         const b = await bare(file);
         process.env.SWISH_RGB_CHAIN = chain;
+        if (t) process.env.SWISH_DECODE_THREADS = t;
+        else delete process.env.SWISH_DECODE_THREADS;
         const a = await analyse(file);
         const s = a.duration;
         console.log(
           [
             basename(file).slice(-25).padEnd(25),
-            chain.padEnd(9),
+            (t ? `${chain}/t${t}` : chain).padEnd(9),
             String(r + 1).padStart(3),
             f(b / s).padStart(7),
             f(a.ffmpeg / s).padStart(9),
@@ -104,6 +112,8 @@ async function main() {
             (a.total / b).toFixed(2).padStart(8),
             (a.ffmpeg / b).toFixed(2).padStart(6),
             (s / a.wall).toFixed(1).padStart(5),
+            `${a.extractWall.toFixed(1)} s`.padStart(8),
+            `${a.finishWall.toFixed(1)} s`.padStart(7),
           ].join(' '),
         );
       }

@@ -94,12 +94,16 @@ export function frameBytes(geo: Pick<DecodeGeometry, 'width' | 'height' | 'forma
 }
 
 /**
- * ffmpeg decoding threads for a source: one up to 720p. Frame-threaded decoding costs ~30–40 %
- * more CPU for the same (bit-exact) frames, and on two cores the worker threads use the other
- * core; a single thread decodes 720p30 faster than real time many times over. Larger sources
- * get two threads so that the decode does not become the wall-clock bottleneck.
+ * ffmpeg decoding threads for a source: one up to 720p. Frame-threaded decoding gives the same
+ * (bit-exact) frames for more CPU, and on two cores the worker threads use the other core: two
+ * threads at 720p measured 10–20 % more ffmpeg CPU and no shorter extraction (README, "Speed
+ * work, seventh round"). Larger sources get two threads so that the decode does not become the
+ * wall-clock bottleneck. `SWISH_DECODE_THREADS` (1–16) sets the count for every source, for a
+ * machine with more cores than the two measured here.
  */
 export function decodeThreads(src: { width: number; height: number }): number {
+  const env = Number(process.env.SWISH_DECODE_THREADS);
+  if (Number.isInteger(env) && env >= 1 && env <= 16) return env;
   return src.width * src.height <= 1280 * 720 * 1.05 ? 1 : 2;
 }
 
