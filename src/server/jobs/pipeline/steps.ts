@@ -9,7 +9,7 @@ import { analyseInSubprocess, readArtifacts } from '../../analysis/subprocess';
 import type { AnalysisOptions } from '../../analysis/types';
 import type { Database } from '../../db/client';
 import { uploads } from '../../db/schema';
-import { maxVideoSeconds } from '../../domain/sessions/limits';
+import { maxVideoHeight, maxVideoSeconds } from '../../domain/sessions/limits';
 import { endStage, loadSession, measuredOf, recordProgress } from '../../domain/sessions/lifecycle';
 import { MediaToolError, probeVideo, type VideoProbe } from '../../media/ffmpeg';
 import { shiftProcessNiceness } from '../../media/ffmpeg-progress';
@@ -19,8 +19,6 @@ import { getMediaStorage, mediaKeys } from '../../media/storage';
 import { buildSessionRows } from './rows';
 import { fetchSource, ProcessingFailure } from './source';
 
-/** Limits of DESIGN §5: longer or taller videos fail with `video_too_large`. */
-export const maxVideoHeight = () => Number(process.env.SWISH_MAX_VIDEO_HEIGHT ?? 2160);
 /** No progress for this long fails the job with `timeout` (SWISH_JOB_TIMEOUT, seconds; default 2 h). */
 export const jobTimeoutSeconds = () => Number(process.env.SWISH_JOB_TIMEOUT ?? 7200);
 
