@@ -114,7 +114,8 @@ export const processSession = inngest.createFunction(
       const byId = new Map(cut.value.map((c) => [c.highlightId, c]));
       const done = await completeSession(db, {
         sessionId,
-        // the seconds of video the analyser decoded (SPEC: charged per second of video processed)
+        // the seconds of video the analyser decoded (SPEC: charged per second of video processed);
+        // an `analyse` step memoised by a run begun before that field existed has none
         durationSeconds: measuredSeconds ?? probe.durationSeconds,
         runVersion,
         media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...video, original: originalKey }, artifacts },
