@@ -116,7 +116,8 @@ export const CLOSE_FLIGHT_RISE = 4;
  * radii) says little about it: on panning games (seed 721 at 39.7 and 17.2 s, seed 724 at 15.6 and 6.5 s) the pieces
  * that carried the shot over the rim fit gravity (0.6–1.5 g, 10–16 points) and climbed 4.2–5.1 ball radii to their
  * apex, but travelled 4.1–4.8 from first to last point: no flight saw those shots, and two of their hoops' tracks were
- * dropped for want of one. Used only at a panning camera's tracked rims (`finish.ts`, `shots.ts#detectShots`).
+ * dropped for want of one. Used as close shots only: at a panning camera's tracked rims, and since run version 15 at a
+ * still camera's hoops (`finish.ts`, `shots.ts#detectShots`).
  */
 export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
   const n = a.points.length;

@@ -262,7 +262,7 @@ async function syntheticFolder(which: SyntheticSet): Promise<string | null> {
   if (!existsSync(join(repoRoot, 'src/server/analysis/synth/render.ts'))) return null;
   const mod = await import('./bench-synthetic');
   const log = (l: string) => console.log(l);
-  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out-2'), log, mod.heldOutBenchSet());
+  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out-3'), log, mod.heldOutBenchSet());
   if (which === 'seen') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out'), log, mod.seenHeldOutBenchSet());
   return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), log);
 }

@@ -98,9 +98,12 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
       (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2));
   const shotLike = arcs.filter(isShotLike);
-  // a panning camera's close shots: flights too short for the travel test, used at its tracked rims only
-  const closeLike = moving ? allArcs.filter((a) => isCloseFlightArc(a, fps, dims, gScale) && isShotLike(a)) : [];
+  // close shots: flights too short for the travel test (straight up from under the rim and back down), taken as
+  // close shots only (`shots.ts#detectShots`), at a panning camera's tracked rims and at a still camera's hoops
+  const closeLike = allArcs.filter((a) => isCloseFlightArc(a, fps, dims, gScale) && isShotLike(a));
   const tracked = moving ? trackedGoals(moving, path, [...shotLike, ...apexContinuations(shotLike, arcs)], fps, dims, timeScale, closeLike) : [];
+  // a still camera's hoops take them too; a moving camera's hoops found without tracking keep to flights, as before
+  const closeStill = moving ? [] : closeLike;
   const persons = personObservations(features, path, medianR(shotLike));
   let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons);
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
@@ -141,7 +144,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const goals: HoopEstimate[] = tracked.length ? tracked.map((t) => t.h) : target ? [target, ...otherGoals(target, hoopEstimates, rims, shotLike, persons)] : [];
   const perGoal = goals.map((g, k) => {
     const span = tracked[k]?.span;
-    if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents).map((s) => ({ s, k }));
+    if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents, undefined, false, closeStill).map((s) => ({ s, k }));
     const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearClose = closeLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);

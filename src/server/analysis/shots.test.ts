@@ -627,6 +627,49 @@ describe('close flights at a panning camera\'s tracked rim', () => {
   });
 });
 
+describe('close shots at a still camera\'s hoop (held-out seed 207)', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  const dims = { width: 640, height: 360 };
+  // held-207 at 56.46 s: released right under the rim in the image, the ball went straight up 3.3 rim widths and back
+  // down through the rim as one piece of track (a close flight: 12 px from its first to its last point), and the
+  // shot's own rise from the hands was a separate piece ending 0.7 rim widths under the rim.
+  const piece = (f0: number, pts: Array<[number, number]>) => splitIntoArcs({ id: f0, points: pts.map(([x, y], i) => ({ frame: f0 + i, x, y, r: R, score: 0.8, ballColour: 0.7 })) })[0];
+  // the rise from the hands: frames 0–5, from 2.7 to 0.67 rim widths under the rim
+  const hands = piece(0, Array.from({ length: 6 }, (_, t): [number, number] => [RIM.x, RIM.y + 80 - 12 * t]));
+  // the close flight: frames 7–41, from 0.5 rim widths under the rim to 2.8 over it and back down through it
+  const up = piece(7, Array.from({ length: 35 }, (_, s): [number, number] => [RIM.x + 0.2 * s, RIM.y + 15 - 12 * s + C * s * s]));
+  const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+  for (const a of [hands, up]) for (const p of a.points) per[p.frame].push(p);
+  const tracks = [hands, up].map((a, i) => ({ id: i + 1, points: a.points }));
+
+  it('takes the close flight when the only flight at the rim just before is the shot\'s own rise from under it', () => {
+    expect(isFlightArc(up, 30, dims)).toBe(false);
+    expect(isCloseFlightArc(up, 30, dims)).toBe(true);
+    expect(hands.apexY).toBeGreaterThan(RIM.y);
+    const shots = detectShots([hands], hoop, per, tracks, 30, 1, undefined, [], 1.2, false, [up]);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].releaseFrame).toBeLessThanOrEqual(7);
+    // past its apex (frame 23.5) it enters the rim zone, 0.9 rim widths over the rim, at frame 36
+    expect(Math.abs(shots[0].rimFrame - 36)).toBeLessThanOrEqual(1);
+    // without the close flight no rule sees it
+    expect(detectShots([hands], hoop, per, tracks, 30, 1)).toHaveLength(0);
+  });
+
+  it('not when a flight came down onto the rim just before (the close flight is its rebound)', () => {
+    // a shot arriving from 2 rim widths over the rim at frame 2
+    const down = piece(-8 + 10, Array.from({ length: 6 }, (_, t): [number, number] => [RIM.x - 60 + 12 * t, RIM.y - 60 + 12 * t]));
+    const busy = per.map((c) => [...c]);
+    for (const p of down.points) busy[p.frame].push(p);
+    expect(down.apexY).toBeLessThan(RIM.y - w);
+    const shots = detectShots([down, hands], hoop, busy, [...tracks, { id: 3, points: down.points }], 30, 1, undefined, [], 1.2, false, [up]);
+    // the one attempt is the flight that came down; the close flight is not another (merged with it, the longer close
+    // flight would have been kept)
+    expect(shots).toHaveLength(1);
+    expect(shots[0].arc).toBe(down);
+  });
+});
+
 describe('bank shots meeting the board right over a panning camera\'s tracked rim', () => {
   const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
   const w = hoop.w;

