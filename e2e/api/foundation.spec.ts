@@ -145,8 +145,11 @@ test.describe('balance, health, OpenAPI and the CLI', () => {
     const create = (headers: Record<string, string>, data: unknown) => request.post('/api/trpc/dashboard.groups.create', { headers, data: data as object });
     const forged = await create({ origin: 'http://localhost:1', 'content-type': 'application/json' }, { name: 'csrf' });
     expect(forged.status()).toBe(403);
+    // refused in the shape of every other error of this door
+    expect((await forged.json()).error).toMatchObject({ code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, api: { status: 403, body: { error: { code: 'forbidden' } } } } });
     const form = await request.post('/api/trpc/dashboard.groups.create', { headers: { origin: baseURL! }, multipart: { name: 'csrf' } });
     expect(form.status()).toBe(400);
+    expect((await form.json()).error).toMatchObject({ code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, api: { body: { error: { code: 'body_invalid' } } } } });
     expect((await create({ origin: baseURL!, 'content-type': 'application/json' }, { name: 'Varsity' })).status()).toBe(200);
     // input that is not JSON is the client's error, not an internal one; a foreign group is refused
     const bad = await request.get('/api/trpc/dashboard.sessions.list?input=%7Bbad');

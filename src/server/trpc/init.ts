@@ -16,7 +16,8 @@ export interface SwishMeta extends OpenApiMeta {
 }
 
 /** tRPC's name of each status the public errors use. */
-const TRPC_CODES: Record<number, string> = {
+/** tRPC's error code (key and JSON-RPC number) for each public error's HTTP status. */
+export const TRPC_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   402: 'PAYMENT_REQUIRED',

@@ -5,6 +5,7 @@ import { newId } from '@/server/domain/ids';
 import { logger } from '@/server/logger';
 import { toApiError } from '@/server/trpc/api-error';
 import { createContext } from '@/server/trpc/context';
+import { TRPC_CODES } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/routers';
 
 export const dynamic = 'force-dynamic';
@@ -35,7 +36,9 @@ function crossSiteRefusal(req: Request, requestId: string): Response | null {
     ? new AppError('forbidden', { message: 'Cross-site request refused: dashboard calls come from its own pages.' })
     : new AppError('body_invalid', { message: 'The request body must be JSON (Content-Type: application/json).' });
   const { status, body } = toApiError(new TRPCError({ code: 'BAD_REQUEST', cause: error }));
-  return Response.json({ error: { message: body.error.message, code: -32600, data: { api: { status, body } } } }, { status, headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store' } });
+  // the shape of every other error of this door (see the error formatter in trpc/init.ts)
+  const data = { code: TRPC_CODES[status], httpStatus: status, api: { status, body } };
+  return Response.json({ error: { message: body.error.message, code: status === 403 ? -32003 : -32600, data } }, { status, headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store' } });
 }
 
 /**
