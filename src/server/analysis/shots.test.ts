@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -400,8 +400,15 @@ describe('shots lost rising behind the board', () => {
     expect(Math.hypot(flight.points[0].x - RIM.x, flight.points[0].y - RIM.y)).toBeLessThan(0.5 * w);
     // seen coming up 4 frames before the flight's start, 3.8 px beside its parabola
     const seen = closeShot([{ ...pos(2), x: pos(2).x + 3.8 }]);
+    const seenPer: BallCandidate[][] = Array.from({ length: 70 }, () => []);
+    seenPer[12].push({ ...pos(2), x: pos(2).x + 3.8 });
     expect(seen).toHaveLength(1);
     expect(Math.abs(seen[0].rimFrame - 46)).toBeLessThanOrEqual(2);
+    // the same sighting under a flight that starts higher, near its apex (the fall of a shot whose rise was a flight of
+    // its own, seed 121 at 5.4 s: 1.06 rim widths over the rim): not a track broken rising past the rim's level
+    const high = { ...flight.points[0], y: RIM.y - (BROKE_PAST_RIM_LEVEL + 0.5) * w };
+    expect(brokeRisingPastRim(flight, high, hoop, seenPer)).toBe(false);
+    expect(brokeRisingPastRim(flight, flight.points[0], hoop, seenPer)).toBe(true);
     // nothing seen under it: a rebound bouncing up off the rim, as when the ball came down onto the rim just before
     expect(closeShot([])).toHaveLength(0);
     expect(closeShot([0, 1, 2, 3].map((k) => ({ ...pos(6), frame: 12 + k, y: pos(6).y - 30 + 7 * k, x: pos(6).x - 12 + 3 * k })))).toHaveLength(0);

@@ -226,6 +226,21 @@ export function risingIntoStart(a: Arc, start: BallCandidate, candidates: BallCa
   return false;
 }
 
+/** How far from the rim's level (rim widths) a flight must start for {@link brokeRisingPastRim}. */
+export const BROKE_PAST_RIM_LEVEL = 0.5;
+
+/**
+ * A flight starting at the rim that is the rest of a shot whose track broke as the ball rose past the rim's level:
+ * it starts within {@link BROKE_PAST_RIM_LEVEL} rim widths of that level and the ball was seen coming up into its
+ * start ({@link risingIntoStart}). Held-out seed 201 at 8.0 s: released beside the rim in the image, the flight after
+ * the break started 0.22 rim widths over the rim's level and rose 4 rim widths. A flight that starts higher, near
+ * its apex, is the fall of a shot whose rise was a flight of its own (the synthetic clip of the robustness test, seed
+ * 121 at 5.4 s: 1.06 rim widths over the rim, 3 frames before its apex), and that rise is what finds the attempt.
+ */
+export function brokeRisingPastRim(a: Arc, start: BallCandidate, hoop: HoopEstimate, candidates: BallCandidate[][]): boolean {
+  return Math.abs(start.y - hoop.y) <= BROKE_PAST_RIM_LEVEL * hoop.w && risingIntoStart(a, start, candidates);
+}
+
 /** How far across from the rim (rim widths) a flight lost rising may end (see {@link lostRisingArrival}): a bank shot is lost on its way to the board, beside the rim. */
 export const LOST_RISE_ACROSS = 4;
 
@@ -831,9 +846,10 @@ export function detectShots(
     // a close flight (`arcs.ts#isCloseFlightArc`) is taken only as a close shot: thrown up from under the rim, near it
     if (close.has(a) && (Math.abs(first.x - hoop.x) > CLOSE_FLIGHT_FROM * w || !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, CLOSE_FLIGHT_APEX))) continue;
     // Starting at the rim: a rebound, unless a close shot from under the rim, one whose track broke as it rose past
-    // the rim's level (the ball seen coming up into the flight's start), or the end of a shot falling into it.
+    // the rim's level (starting there, with the ball seen coming up into its start: {@link brokeRisingPastRim}), or the
+    // end of a shot falling into it.
     const forcedRim = close.has(a) ? -1 : fallingIntoRim(a, hoop, sorted, fps, timeScale);
-    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex) && !risingIntoStart(a, first, candidates)) continue;
+    if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex) && !brokeRisingPastRim(a, first, hoop, candidates)) continue;
     if (a.apexY > hoop.y - 0.15 * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     if (passesInFront(a, hoop)) continue;
