@@ -406,17 +406,20 @@ function descentShots(descents: Arc[], hoop: HoopEstimate, arcs: Arc[], fps: num
   return out;
 }
 
+/** How far over the rim (rim widths) a shot's flight must rise (`detectShots`). */
+export const SHOT_APEX_OVER_RIM = 0.15;
+
 /**
  * True when another flight was at the rim in the 1.5 s before `frame` (a flight starting then is its rebound). A flight
- * that never rose 0.15 rim widths over the rim (the height a shot's flight must reach in `detectShots`) arrived at no
- * rim: it came up into the rim zone from below, like a shot's own rise from the hands whose track broke there
+ * that never rose {@link SHOT_APEX_OVER_RIM} rim widths over the rim (the height a shot's flight must reach) arrived
+ * at no rim: it came up into the rim zone from below, like a shot's own rise from the hands whose track broke there
  * (held-out seed 207 at 56.5 s, a piece ending 0.7 rim widths under the rim before the close flight that scored), and
  * does not count.
  */
 function rimBusyBefore(a: Arc, frame: number, hoop: HoopEstimate, arcs: Arc[], fps: number, timeScale: number): boolean {
   const before = Math.round((1.5 / timeScale) * fps);
   for (const b of arcs) {
-    if (b === a || b.apexY > hoop.y - 0.15 * hoop.w) continue;
+    if (b === a || b.apexY > hoop.y - SHOT_APEX_OVER_RIM * hoop.w) continue;
     for (const q of b.points) {
       if (q.frame >= frame || q.frame < frame - before) continue;
       if (Math.abs(q.x - hoop.x) < 1.0 * hoop.w && Math.abs(q.y - hoop.y) < 0.8 * hoop.w) return true;
@@ -850,7 +853,7 @@ export function detectShots(
     // end of a shot falling into it.
     const forcedRim = close.has(a) ? -1 : fallingIntoRim(a, hoop, sorted, fps, timeScale);
     if (Math.hypot(first.x - hoop.x, first.y - hoop.y) < 1.6 * w && forcedRim < 0 && !shotFromUnderRim(a, first, hoop, sorted, fps, timeScale, false, closeApex) && !brokeRisingPastRim(a, first, hoop, candidates)) continue;
-    if (a.apexY > hoop.y - 0.15 * w) continue;
+    if (a.apexY > hoop.y - SHOT_APEX_OVER_RIM * w) continue;
     if (a.r > 2.2 * hoop.ballR || a.r < 0.4 * hoop.ballR) continue;
     if (passesInFront(a, hoop)) continue;
     let rimFrame = forcedRim;
