@@ -15,8 +15,7 @@ export interface SwishMeta extends OpenApiMeta {
   idempotent?: boolean;
 }
 
-/** tRPC's name of each status the public errors use. */
-/** tRPC's error code (key and JSON-RPC number) for each public error's HTTP status. */
+/** tRPC's name of each status the public errors use (`data.code` of the dashboard door's errors). */
 export const TRPC_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',

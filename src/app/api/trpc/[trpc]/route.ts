@@ -36,7 +36,8 @@ function crossSiteRefusal(req: Request, requestId: string): Response | null {
     ? new AppError('forbidden', { message: 'Cross-site request refused: dashboard calls come from its own pages.' })
     : new AppError('body_invalid', { message: 'The request body must be JSON (Content-Type: application/json).' });
   const { status, body } = toApiError(new TRPCError({ code: 'BAD_REQUEST', cause: error }));
-  // the shape of every other error of this door (see the error formatter in trpc/init.ts)
+  // `data` as the error formatter in trpc/init.ts gives every other error of this door; the JSON-RPC code is tRPC's
+  // for the status (the formatter leaves other errors the code they were thrown with)
   const data = { code: TRPC_CODES[status], httpStatus: status, api: { status, body } };
   return Response.json({ error: { message: body.error.message, code: status === 403 ? -32003 : -32600, data } }, { status, headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store' } });
 }
