@@ -199,8 +199,8 @@ export const LOST_AT_TOP = 0.5;
  * either, since its fit has not turned down.
  */
 export function lostAtTop(a: Arc): boolean {
-  const last = a.points[a.points.length - 1];
-  return last.frame === a.apexFrame || last.y - a.apexY <= LOST_AT_TOP * a.r;
+  // the highest sighting itself is 0 under it
+  return a.points[a.points.length - 1].y - a.apexY <= LOST_AT_TOP * a.r;
 }
 
 /** Frames before a flight's first point in which {@link risingIntoStart} looks for the ball coming up into it. */
