@@ -399,9 +399,10 @@ describe('shots lost rising behind the board', () => {
     expect(isFlightArc(flight, 30, { width: 640, height: 360 })).toBe(true);
     expect(Math.hypot(flight.points[0].x - RIM.x, flight.points[0].y - RIM.y)).toBeLessThan(0.5 * w);
     // seen coming up 4 frames before the flight's start, 3.8 px beside its parabola
-    const seen = closeShot([{ ...pos(2), x: pos(2).x + 3.8 }]);
+    const sighting = { ...pos(2), x: pos(2).x + 3.8 };
+    const seen = closeShot([sighting]);
     const seenPer: BallCandidate[][] = Array.from({ length: 70 }, () => []);
-    seenPer[12].push({ ...pos(2), x: pos(2).x + 3.8 });
+    seenPer[sighting.frame].push(sighting);
     expect(seen).toHaveLength(1);
     expect(Math.abs(seen[0].rimFrame - 46)).toBeLessThanOrEqual(2);
     // the same sighting under a flight that starts higher, near its apex (the fall of a shot whose rise was a flight of
@@ -665,7 +666,7 @@ describe('close shots at a still camera\'s hoop (held-out seed 207)', () => {
 
   it('not when a flight came down onto the rim just before (the close flight is its rebound)', () => {
     // a shot arriving from 2 rim widths over the rim at frame 2
-    const down = piece(-8 + 10, Array.from({ length: 6 }, (_, t): [number, number] => [RIM.x - 60 + 12 * t, RIM.y - 60 + 12 * t]));
+    const down = piece(2, Array.from({ length: 6 }, (_, t): [number, number] => [RIM.x - 60 + 12 * t, RIM.y - 60 + 12 * t]));
     const busy = per.map((c) => [...c]);
     for (const p of down.points) busy[p.frame].push(p);
     expect(down.apexY).toBeLessThan(RIM.y - w);
