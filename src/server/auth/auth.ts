@@ -10,6 +10,7 @@ import { newId, type IdKind } from '../domain/ids';
 import { setUpDashboardOrganization } from '../domain/members/organization-setup';
 import { logger } from '../logger';
 import { publicBaseUrl } from '../media/urls';
+import { sharedAuthRateLimit } from './rate-limit-storage';
 import { accessControl, isAdminRole, roles } from './roles';
 import { authSecret } from './secret';
 
@@ -81,6 +82,9 @@ function createAuth() {
     hooks: { before: membersForAdminsOnly },
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // better-auth's limits on sign-in, sign-up and password changes, on in every mode (its default is production
+    // only) and counted in PostgreSQL, so every instance behind a load balancer shares them (rate-limit-storage.ts)
+    rateLimit: { enabled: true, customStorage: sharedAuthRateLimit(getDb) },
     telemetry: { enabled: false },
     logger: {
       log: (level, message, ...args) => logger[level]({ component: 'auth', args }, message),

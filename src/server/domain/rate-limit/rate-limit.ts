@@ -14,21 +14,21 @@ export interface RateLimitState {
 
 const WINDOW_MS = 60_000;
 
-/**
- * Counts one request against `key` in a rolling 60-second window shared through
- * PostgreSQL (a sliding log of accepted request times, locked per key). Rejected
- * requests are not counted, so a client that backs off gets in again as soon as the
- * oldest request leaves the window.
- */
 let sequence = Math.floor(Math.random() * 1000);
 
-export async function consumeRateLimit(db: Database, key: string, limit: number, now = Date.now()): Promise<RateLimitState> {
+/**
+ * Counts one request against `key` in a rolling window (60 seconds unless `windowMs` says
+ * otherwise) shared through PostgreSQL (a sliding log of accepted request times, locked per
+ * key). Rejected requests are not counted, so a client that backs off gets in again as soon as
+ * the oldest request leaves the window.
+ */
+export async function consumeRateLimit(db: Database, key: string, limit: number, now = Date.now(), windowMs = WINDOW_MS): Promise<RateLimitState> {
   // Entries are tokens ms × 1000 + a per-process sequence, so a request can tell from the
   // returned window whether its own token was admitted: distinct within a process for up
   // to 1,000 requests per millisecond (and still below 2^53, exact as a JS number).
   sequence = (sequence + 1) % 1000;
   const token = now * 1000 + sequence;
-  const since = (now - WINDOW_MS) * 1000;
+  const since = (now - windowMs) * 1000;
   const update = () =>
     db.execute<{ hits: Array<string | number> }>(sql`
       update rate_limit_windows
@@ -48,8 +48,8 @@ export async function consumeRateLimit(db: Database, key: string, limit: number,
   const allowed = hits.includes(token);
   const oldestMs = hits.length ? Math.floor(hits[0] / 1000) : now;
   const remaining = Math.max(0, limit - hits.length);
-  const reset = Math.ceil((oldestMs + WINDOW_MS) / 1000);
-  const retryAfter = allowed ? 0 : Math.max(1, Math.ceil((oldestMs + WINDOW_MS - now) / 1000));
+  const reset = Math.ceil((oldestMs + windowMs) / 1000);
+  const retryAfter = allowed ? 0 : Math.max(1, Math.ceil((oldestMs + windowMs - now) / 1000));
   return { allowed, limit, remaining, reset, retryAfter };
 }
 
