@@ -26,6 +26,35 @@ export function vyAt(a: Arc, frame: number): number {
 /** Expected c / r (px per frame² per px of ball radius) for real-time 30 fps video: ½·g / (ball radius 0.12 m) / 30². */
 export const GRAVITY_NORM_30FPS = (0.5 * 9.81) / 0.12 / 900;
 
+/**
+ * Where an arc is and how it moves at its last sighting when its gravity is taken as `c` (px per frame², the clip's
+ * own) rather than its fitted one: position and velocity fitted by least squares over its last `n` sightings with the
+ * vertical acceleration fixed. A short rise has a poorly determined parabola: a close shot of a panning game (seed 967
+ * at 13.3 s), followed up 16 frames to its top, fitted c = 0.10 px per frame² against the clip's 0.21, still rising at
+ * 1.6 px a frame where the ball had stopped; its parabola came down 1.2 rim widths past the rim it dropped into.
+ */
+export function motionAtLast(a: Arc, c: number, n = 6): { frame: number; x: number; y: number; vx: number; vy: number } {
+  const pts = a.points.slice(-n);
+  const f0 = pts[pts.length - 1].frame;
+  let st = 0, stt = 0, sx = 0, stx = 0, sy = 0, sty = 0;
+  for (const q of pts) {
+    const t = q.frame - f0;
+    const y = q.y - c * t * t;
+    st += t;
+    stt += t * t;
+    sx += q.x;
+    stx += t * q.x;
+    sy += y;
+    sty += t * y;
+  }
+  const m = pts.length;
+  const det = m * stt - st * st;
+  if (det === 0) return { frame: f0, x: pts[m - 1].x, y: pts[m - 1].y, vx: 0, vy: 0 };
+  const vx = (m * stx - st * sx) / det;
+  const vy = (m * sty - st * sy) / det;
+  return { frame: f0, x: (sx - vx * st) / m, y: (sy - vy * st) / m, vx, vy };
+}
+
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
   return s.length ? s[s.length >> 1] : 0;

@@ -1,7 +1,7 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
-import { estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, estimateTimeScale, motionAtLast, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -325,7 +325,8 @@ export const TRACKED_FOLLOW_S = 1.2;
  * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay
  * at about one height). A flight lost on its way down (the camera swinging, the ball against the
  * crowd) counts when its parabola, followed on from up to {@link TRACKED_REACH} rim widths across,
- * comes down into the rim. The best supported comes first.
+ * comes down into the rim; one lost at its top is followed under the clip's gravity (the speed-up
+ * `timeScale` squared times real gravity), not its own fitted one. The best supported comes first.
  */
 export function trackedGoals(
   tracks: RimTrack[],
@@ -337,6 +338,7 @@ export function trackedGoals(
   closeFlights: Arc[] = [],
 ): Array<{ h: HoopEstimate; span: [number, number] }> {
   const follow = Math.round((TRACKED_FOLLOW_S / timeScale) * fps);
+  const gravity = GRAVITY_NORM_30FPS * ((30 * timeScale) / fps) ** 2;
   const ballR = medianR(shotLike);
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
@@ -350,10 +352,10 @@ export function trackedGoals(
     ];
     const inSpan = (a: Arc) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= TRACKED_APEX_OVER_RIM * w;
     const fromAbove = shotLike.filter(inSpan);
-    const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH, follow, true);
+    const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH, follow, true, gravity);
     // close flights support the rim but do not measure the ball there: their short pieces near the rim are often
     // blobs of the board or net (game-14 at 101.5 s: 3.2 px against the ball's 4.9)
-    sup.n += flightSupport(closeFlights.filter(inSpan), x, y, w, TRACKED_REACH, follow, true).n;
+    sup.n += flightSupport(closeFlights.filter(inSpan), x, y, w, TRACKED_REACH, follow, true, gravity).n;
     const r = sup.n && sup.r ? sup.r : ballR;
     // the ball measured on the supporting flights near the rim, or over all shot-like flights, whichever fits better: near
     // the rim the ball's blob merges with the rim, board and net (seed 540 at 88–101 s: 5.9 px there, 4.8 over the clip,
@@ -621,9 +623,10 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
  * Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop.
  * A flight that ends falling above the rim level, within `reach` rim widths across, is followed on its parabola (≤ 20 frames);
  * with `followLost` > 0 (a panning camera's tracked rim, {@link TRACKED_FOLLOW_S}), so is a flight whose last sighting is its
- * highest (lost at or before its apex), for up to `followLost` frames.
+ * highest (lost at or before its apex), for up to `followLost` frames — with `gravity` (the clip's, c / r in px per frame² per
+ * px of ball radius) from where and how fast its last sightings say it moves ({@link motionAtLast}), not on its own parabola.
  */
-export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3, followLost = 0, board = false): { n: number; r: number } {
+export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reach = 3, followLost = 0, board = false, gravity = 0): { n: number; r: number } {
   const rs: number[] = [];
   let n = 0;
   for (const a of arcs) {
@@ -644,10 +647,11 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
     const lostAtApex = followLost > 0 && last.frame === a.apexFrame;
     if (!hit && (vyEnd > 0 || lostAtApex) && last.y < y && Math.abs(last.x - x) < reach * w) {
       const follow = lostAtApex ? Math.max(20, followLost) : 20;
+      const m = lostAtApex && gravity > 0 ? motionAtLast(a, gravity * a.r) : null;
       for (let k = 1; k <= follow && !hit; k++) {
         const t = last.frame + k - a.fit.t0;
-        const yy = a.fit.a + a.fit.b * t + a.fit.c * t * t;
-        const xx = a.fit.d + a.fit.e * t;
+        const yy = m ? m.y + m.vy * k + gravity * a.r * k * k : a.fit.a + a.fit.b * t + a.fit.c * t * t;
+        const xx = m ? m.x + m.vx * k : a.fit.d + a.fit.e * t;
         if (yy >= y - 0.3 * w) {
           hit = Math.abs(xx - x) < 1.2 * w;
           break;

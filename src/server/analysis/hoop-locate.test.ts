@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCloseFlightArc, isFlightArc, vyAt, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
 import { apexContinuations, chooseTarget, flightSupport, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach, wholeRimSeen } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
@@ -117,6 +117,35 @@ describe('tracked hoops of a panning camera', () => {
     const beside = trackedGoals([track(400 - 2.5 * w, 100)], path, [lost], 30, { width: 640, height: 360 });
     expect(beside).toHaveLength(0);
     expect(TRACKED_REACH).toBeGreaterThan(3.6);
+  });
+
+  it('follows a rise lost at its top with the clip’s gravity: a short rise’s own parabola is poorly fitted', () => {
+    // A close shot of a panning game (seed 967 at 13.3 s): followed 16 frames up to its top, 1.5 rim widths over the
+    // rim, moving 1.6 px a frame towards it. The first sightings sit on the hands carrying the ball up (above the
+    // ball's parabola), so the fitted gravity is under half the clip's and the fit still rises where the ball stopped.
+    const r = 5;
+    const c = GRAVITY_NORM_30FPS * r;
+    const points: BallCandidate[] = [];
+    for (let t = -16; t <= 0; t++) {
+      const hands = t <= -11 ? 16 * (1 - (t + 16) / 6) : 0;
+      points.push({ frame: 100 + t, x: 408 - 1.6 * t, y: 100 - 1.5 * w + c * t * t - hands, r, score: 0.9, ballColour: 0.8 });
+    }
+    const last = points[points.length - 1];
+    const rise: Arc = { trackId: 1, points, trackPoints: points, fit: fitArc(points)!, r, gNorm: 0, apexFrame: last.frame, apexY: last.y, score: 0.9 };
+    expect(rise.fit.c).toBeLessThan(0.5 * c);
+    expect(vyAt(rise, last.frame)).toBeLessThan(-1);
+    // with the clip's gravity the ball stands at its top there, and comes down into the rim at (400, 100)
+    const m = motionAtLast(rise, c);
+    expect(Math.abs(m.vy)).toBeLessThan(0.5);
+    expect(Math.abs(m.vx + 1.6)).toBeLessThan(0.1);
+    expect(flightSupport([rise], 400, 100, w, TRACKED_REACH, 36, true).n).toBe(0);
+    expect(flightSupport([rise], 400, 100, w, TRACKED_REACH, 36, true, GRAVITY_NORM_30FPS).n).toBe(1);
+    const goals = trackedGoals([track(400, 100)], path, [rise], 30, { width: 640, height: 360 });
+    expect(goals).toHaveLength(1);
+    expect(goals[0].h.support).toBe(1);
+    // not a rim two widths to either side of where it comes down
+    expect(trackedGoals([track(400 + 2 * w, 100)], path, [rise], 30, { width: 640, height: 360 })).toHaveLength(0);
+    expect(trackedGoals([track(400 - 2 * w, 100)], path, [rise], 30, { width: 640, height: 360 })).toHaveLength(0);
   });
 
   it('keeps a hoop whose only shot was lost rising just before its apex, when its parabola comes down into the rim', () => {
