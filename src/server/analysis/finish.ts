@@ -1,7 +1,7 @@
 import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
-import { GRAVITY_NORM_30FPS, estimateTimeScale, motionAtLast, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { estimateTimeScale, GRAVITY_NORM_30FPS, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
