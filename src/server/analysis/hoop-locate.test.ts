@@ -121,8 +121,9 @@ describe('tracked hoops of a panning camera', () => {
 
   it('follows a rise lost at its top with the clip’s gravity: a short rise’s own parabola is poorly fitted', () => {
     // A close shot of a panning game (seed 967 at 13.3 s): followed 16 frames up to its top, 1.5 rim widths over the
-    // rim, moving 1.6 px a frame towards it. The first sightings sit on the hands carrying the ball up (above the
-    // ball's parabola), so the fitted gravity is under half the clip's and the fit still rises where the ball stopped.
+    // rim, moving 1.6 px a frame towards it. Its first sightings are off the ball's parabola (up to 16 px higher: the
+    // blob merged with the hands), so the fitted gravity is under half the clip's and the fit still rises where the ball
+    // stopped.
     const r = 5;
     const c = GRAVITY_NORM_30FPS * r;
     const points: BallCandidate[] = [];
