@@ -1,4 +1,4 @@
-import { ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
 import { estimateTimeScale, GRAVITY_NORM_30FPS, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
@@ -647,13 +647,14 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
     const lostAtApex = followLost > 0 && last.frame === a.apexFrame;
     if (!hit && (vyEnd > 0 || lostAtApex) && last.y < y && Math.abs(last.x - x) < reach * w) {
       const follow = lostAtApex ? Math.max(20, followLost) : 20;
-      const m = lostAtApex && gravity > 0 ? motionAtLast(a, gravity * a.r) : null;
-      for (let k = 1; k <= follow && !hit; k++) {
-        const t = last.frame + k - a.fit.t0;
-        const yy = m ? m.y + m.vy * k + gravity * a.r * k * k : a.fit.a + a.fit.b * t + a.fit.c * t * t;
-        const xx = m ? m.x + m.vx * k : a.fit.d + a.fit.e * t;
-        if (yy >= y - 0.3 * w) {
-          hit = Math.abs(xx - x) < 1.2 * w;
+      const c = gravity * a.r;
+      const m = lostAtApex && gravity > 0 ? motionAtLast(a, c) : null;
+      // where the ball is k frames after its last sighting
+      const at = (k: number) => (m ? { x: m.x + m.vx * k, y: m.y + m.vy * k + c * k * k } : arcAt(a.fit, last.frame + k));
+      for (let k = 1; k <= follow; k++) {
+        const q = at(k);
+        if (q.y >= y - 0.3 * w) {
+          hit = Math.abs(q.x - x) < 1.2 * w;
           break;
         }
       }

@@ -499,9 +499,7 @@ export function passesRimLevel(a: Arc, hoop: HoopEstimate): number {
 export function extrapolatedArrival(a: Arc, hoop: HoopEstimate, maxFrames: number): number {
   const last = a.points[a.points.length - 1].frame;
   for (let f = last + 1; f <= last + maxFrames; f++) {
-    const t = f - a.fit.t0;
-    const y = a.fit.a + a.fit.b * t + a.fit.c * t * t;
-    const x = a.fit.d + a.fit.e * t;
+    const { x, y } = arcAt(a.fit, f);
     if (y >= hoop.y - 0.3 * hoop.w) return Math.abs(x - hoop.x) < 1.5 * hoop.w ? f : -1;
   }
   return -1;
