@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { AppError } from '@/server/domain/errors';
 import { newId } from '@/server/domain/ids';
 import { logger } from '@/server/logger';
@@ -39,7 +40,8 @@ function crossSiteRefusal(req: Request, requestId: string): Response | null {
   // `data` as the error formatter in trpc/init.ts gives every other error of this door; the JSON-RPC code is tRPC's
   // for the status (the formatter leaves other errors the code they were thrown with)
   const data = { code: TRPC_CODES[status], httpStatus: status, api: { status, body } };
-  return Response.json({ error: { message: body.error.message, code: status === 403 ? -32003 : -32600, data } }, { status, headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store' } });
+  const code = TRPC_ERROR_CODES_BY_KEY[data.code as TRPC_ERROR_CODE_KEY];
+  return Response.json({ error: { message: body.error.message, code, data } }, { status, headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store' } });
 }
 
 /**
