@@ -137,4 +137,31 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await expect(page.getByTestId('correction-history').locator('li[data-undone="true"]')).toHaveCount(3);
     expect((await api()).shots).toEqual(original.shots);
   });
+
+  await test.step('merge the first player into the last: the others keep their "Player N"; undo brings it back', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const listed = original.players.data;
+    expect(listed.length, 'the synthetic game has two players or more').toBeGreaterThanOrEqual(2);
+    // unnamed players without a read jersey are numbered in the analysis's order, which is the list's
+    const labels = listed.map((_, i) => `Player ${i + 1}`);
+    const boxLabels = async () => (await page.getByTestId('team-box-score').locator('tbody tr td:first-child').allTextContents()).sort();
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    expect(await boxLabels()).toEqual([...labels].sort());
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await page.getByLabel('Player to keep').selectOption(listed[listed.length - 1].id);
+    await page.getByLabel('Player to merge into it').selectOption(listed[0].id);
+    await page.getByRole('button', { name: 'Merge' }).click();
+    const history = page.getByTestId('correction-history');
+    await expect(history.locator('li')).toHaveCount(4);
+    await expect(history.locator('li').first()).toContainText(`Player 1 merged into ${labels[labels.length - 1]}`);
+    expect((await api()).players.data.map((p) => p.id)).toEqual(listed.slice(1).map((p) => p.id));
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    await expect.poll(boxLabels).toEqual(labels.slice(1).sort());
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await history.locator('li').first().getByRole('button', { name: /^Undo/ }).click();
+    await expect(history.locator('li[data-undone="true"]')).toHaveCount(4);
+    expect((await api()).players).toEqual(original.players);
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    await expect.poll(boxLabels).toEqual([...labels].sort());
+  });
 });

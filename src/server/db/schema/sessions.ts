@@ -140,6 +140,12 @@ export const players = pgTable(
     userId: text('user_id'),
     teamId: integer('team_id'),
     stats: jsonb('stats').$type<BoxScoreJson>().notNull(),
+    /**
+     * The player's number in the analysis (1, 2, …), what the dashboard calls an unnamed player without
+     * a jersey ("Player 3"). Stored so that the label stays when another player is merged away; not
+     * part of the public Player. Null for rows restored from a correction made before it existed.
+     */
+    number: integer('number'),
   },
   (t) => [index('players_session_idx').on(t.sessionId, t.id)],
 );

@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { groups, sessions, type BoxScoreJson, type SessionStatus } from '../../db/schema';
+import { groups, players, sessions, type BoxScoreJson, type SessionStatus } from '../../db/schema';
 import { mediaUrl } from '../../media/storage';
 import { notFound } from '../errors';
 import { isId } from '../ids';
@@ -94,12 +94,28 @@ export async function listSessionSummaries(
 
 /** One session's summary (another organization's id is "not found"). */
 export async function getSessionSummary(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<SessionSummary> {
+  const [summary] = await toSummaries(db, [await ownSession(db, opts)]);
+  return summary;
+}
+
+/** The organization's session with this id; another organization's is "not found". */
+async function ownSession(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<Row> {
   const [row] = isId('session', opts.id)
     ? await db.select().from(sessions).where(and(eq(sessions.id, opts.id), eq(sessions.organizationId, opts.organizationId)))
     : [];
   if (!row) throw notFound('session');
-  const [summary] = await toSummaries(db, [row]);
-  return summary;
+  return row;
+}
+
+/**
+ * The number of each of a session's players (player id → number), what the dashboard calls an
+ * unnamed player without a jersey ("Player 3"). The numbers come from the analysis and stay when a
+ * player is merged away, where a place in the list would shift; players without one are left out.
+ */
+export async function playerNumbers(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<Record<string, number>> {
+  const own = await ownSession(db, opts);
+  const rows = await db.select({ id: players.id, number: players.number }).from(players).where(eq(players.sessionId, own.id));
+  return Object.fromEntries(rows.flatMap((r) => (r.number === null ? [] : [[r.id, r.number] as const])));
 }
 
 /** The status, stage and progress of the session created from an upload, once there is one. */

@@ -5,6 +5,7 @@ import { cluster, makeProcessedSession, shotAction } from '../../../test/process
 import { makeOrg } from '../../../test/db';
 import type { ActionRecord } from '../../analysis/types';
 import { getBalance } from '../billing/credits';
+import { playerNumbers } from '../dashboard/session-summaries';
 import { applyCorrection, listCorrections, undoCorrection, type Actor, type Correction } from './corrections';
 import { createSession } from './create-session';
 import { getSession } from './read-sessions';
@@ -219,6 +220,23 @@ describe('corrections', () => {
     expect(await get()).toEqual(original);
     const after = await listCorrections(db, { organizationId: org.id, sessionId: id, params: { limit: 10 } });
     expect(after.data.every((c) => c.undone !== null && !c.undoable)).toBe(true);
+  });
+
+  it('an unnamed player keeps his number when another is merged away, and undo brings the merged one back with his', async () => {
+    const { apply, undo, db, org, id, shot, ana, bo, cy } = await setup();
+    const numbers = () => playerNumbers(db, { organizationId: org.id, id });
+    expect(await numbers()).toEqual({ [ana]: 1, [bo]: 2, [cy]: 3 });
+    const merge = await apply({ kind: 'merge_players', keep: ana, remove: bo });
+    expect(merge.summary).toBe('Player 2 merged into #4');
+    // Cy is third in a list of two now, and still "Player 3"
+    const moved = await apply({ kind: 'set_shooter', shot: shot(4).id, player: cy });
+    expect(moved.summary).toBe('Shot 5 (0:50): shooter nobody → Player 3');
+    await undo(moved.id);
+    expect(await numbers()).toEqual({ [ana]: 1, [cy]: 3 });
+    await undo(merge.id);
+    expect(await numbers()).toEqual({ [ana]: 1, [bo]: 2, [cy]: 3 });
+    const history = await listCorrections(db, { organizationId: org.id, sessionId: id, params: {} });
+    expect(history.data.map((c) => c.summary)).toEqual(['Shot 5 (0:50): shooter nobody → Player 3', 'Player 2 merged into #4']);
   });
 
   it('a manual highlight follows its shot (index, scorer), is detached when the shot is deleted, and undo reattaches it', async () => {

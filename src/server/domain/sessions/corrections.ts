@@ -137,16 +137,15 @@ function clock(seconds: number | null): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** How the dashboard calls a player: name, else jersey, else its place in the list (as the session page does). */
+/** How the dashboard calls a player: name, else jersey, else its number in the analysis (as the session page does). */
 function labeller(list: PlayerRow[]) {
-  const order = [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
   return (id: string | null) => {
     if (id === null) return 'nobody';
     const p = list.find((x) => x.id === id);
     if (!p) return 'an unknown player';
     if (p.name) return p.jersey ? `${p.name} #${p.jersey}` : p.name;
     if (p.jersey) return `#${p.jersey}`;
-    return `Player ${order.findIndex((x) => x.id === id) + 1}`;
+    return p.number !== null ? `Player ${p.number}` : 'an unnamed player';
   };
 }
 

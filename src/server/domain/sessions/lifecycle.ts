@@ -88,7 +88,8 @@ export interface CompletedMedia {
 }
 
 export interface CompletedRows {
-  players: Array<{ id: string; teamId: number | null; jersey: string | null; stats: BoxScoreJson }>;
+  /** `number`: the player's place in the analysis's list, from 1 (see the players table); absent in rows built before it existed. */
+  players: Array<{ id: string; teamId: number | null; jersey: string | null; stats: BoxScoreJson; number?: number }>;
   shots: Array<Omit<typeof shots.$inferInsert, 'sessionId'>>;
   highlights: Array<Omit<typeof highlights.$inferInsert, 'sessionId'>>;
   totals: BoxScoreJson;

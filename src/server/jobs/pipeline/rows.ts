@@ -27,7 +27,7 @@ export function buildSessionRows(
 ): { rows: CompletedRows; clips: ClipSpec[] } {
   const playerIdByTrack = new Map(derived.players.map((p) => [p.track, newId('player')]));
   const pid = (track: number | null) => (track === null ? null : (playerIdByTrack.get(track) ?? null));
-  const players = derived.players.map((p) => ({ id: playerIdByTrack.get(p.track)!, teamId: p.teamId, jersey: p.jersey, stats: p.stats }));
+  const players = derived.players.map((p, i) => ({ id: playerIdByTrack.get(p.track)!, teamId: p.teamId, jersey: p.jersey, stats: p.stats, number: i + 1 }));
   const shots: CompletedRows['shots'] = [];
   const highlights: CompletedRows['highlights'] = [];
   const clips: ClipSpec[] = [];

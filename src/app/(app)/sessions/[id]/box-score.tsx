@@ -41,16 +41,16 @@ function Head({ first }: { first: string }) {
 
 /** A table per team (players and the team's total) and the game totals the API reports. */
 export function BoxScoreTables({ session, players }: { session: Session; players: Player[] }) {
-  const teams = new Map<string, Array<{ p: Player; i: number }>>();
-  players.forEach((p, i) => {
+  const teams = new Map<string, Player[]>();
+  players.forEach((p) => {
     const key = p.team_id === null ? 'none' : String(p.team_id);
-    teams.set(key, [...(teams.get(key) ?? []), { p, i }]);
+    teams.set(key, [...(teams.get(key) ?? []), p]);
   });
   const ordered = [...teams.entries()].sort(([a], [b]) => (a === 'none' ? 1 : b === 'none' ? -1 : Number(a) - Number(b)));
   return (
     <div className="stack">
       {ordered.map(([key, list]) => {
-        const total = list.reduce((acc, { p }) => add(acc, p.stats), ZERO);
+        const total = list.reduce((acc, p) => add(acc, p.stats), ZERO);
         const name = teamLabel(key === 'none' ? null : Number(key));
         return (
           <div className="card" key={key}>
@@ -63,9 +63,9 @@ export function BoxScoreTables({ session, players }: { session: Session; players
                 <caption className="sr-only">Box score: {name}</caption>
                 <Head first="Player" />
                 <tbody>
-                  {list.map(({ p, i }) => (
+                  {list.map((p) => (
                     <tr key={p.id}>
-                      <td>{playerLabel(p, i)}</td>
+                      <td>{playerLabel(p)}</td>
                       <StatCells s={p.stats} />
                     </tr>
                   ))}

@@ -59,7 +59,7 @@ export function Highlights({ highlights, shots, players, pointSystem }: { highli
   const [player, setPlayer] = useState('');
   const [lowlights, setLowlights] = useState(false);
   const shotById = useMemo(() => new Map(shots.map((s) => [s.id, s])), [shots]);
-  const names = useMemo(() => new Map(players.map((p, i) => [p.id, playerLabel(p, i)])), [players]);
+  const names = useMemo(() => new Map(players.map((p) => [p.id, playerLabel(p)])), [players]);
   const visible = highlights.filter((h) => {
     const shot = h.shot ? shotById.get(h.shot) : undefined;
     if (!lowlights && h.is_lowlight) return false;

@@ -15,7 +15,7 @@ import { MarkHighlight } from './mark-highlight';
 import { Players } from './players';
 import { Reels } from './reels';
 import { ShotChart } from './shot-chart';
-import type { Session } from './types';
+import type { Player, Session } from './types';
 
 type Tab = 'highlights' | 'shots' | 'box' | 'players' | 'corrections' | 'reels';
 const TABS: Array<[Tab, string]> = [
@@ -60,11 +60,14 @@ function useAllChildren(session: Session | undefined) {
         }
         return items;
       }
-      const [shots, highlights, players] = await Promise.all([
+      const [shots, highlights, listed, numbers] = await Promise.all([
         all(s.shots, (after) => client.sessions.shots.query({ id: s.id, limit: 100, starting_after: after })),
         all(s.highlights, (after) => client.sessions.highlights.query({ id: s.id, limit: 100, starting_after: after })),
         all(s.players, (after) => client.sessions.players.query({ id: s.id, limit: 100, starting_after: after })),
+        client.dashboard.sessions.playerNumbers.query({ id: s.id }),
       ]);
+      // the dashboard's number of each player, for "Player N" (not in the public Player)
+      const players: Player[] = listed.map((p) => ({ ...p, number: numbers[p.id] ?? null }));
       return { shots, highlights, players };
     },
   });

@@ -4,9 +4,9 @@ import { playerLabel, teamLabel, type Player } from './types';
 export function PlayerOptions({ players }: { players: Player[] }) {
   return (
     <>
-      {players.map((p, i) => (
+      {players.map((p) => (
         <option key={p.id} value={p.id}>
-          {playerLabel(p, i)}
+          {playerLabel(p)}
         </option>
       ))}
     </>

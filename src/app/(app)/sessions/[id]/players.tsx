@@ -7,7 +7,7 @@ import { looksSplit, playerLabel, teamLabel, type Player } from './types';
 /** Team choices: the two teams the analyser splits players into, or none. */
 const TEAMS: Array<number | null> = [0, 1, null];
 
-function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: number }) {
+function PlayerRow({ sessionId, p }: { sessionId: string; p: Player }) {
   const fix = useCorrections(sessionId);
   const [name, setName] = useState(p.name ?? '');
   const [jersey, setJersey] = useState(p.jersey ?? '');
@@ -27,7 +27,7 @@ function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: numbe
           value={jersey}
           placeholder="#"
           maxLength={8}
-          aria-label={`Jersey of ${playerLabel(p, i)}`}
+          aria-label={`Jersey of ${playerLabel(p)}`}
           onChange={(e) => setJersey(e.target.value)}
           onBlur={commit}
           onKeyDown={onKey}
@@ -38,9 +38,9 @@ function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: numbe
           className="input"
           style={{ width: '100%', maxWidth: 280 }}
           value={name}
-          placeholder={`Player ${i + 1}`}
+          placeholder={p.number !== null ? `Player ${p.number}` : 'Name'}
           maxLength={80}
-          aria-label={`Name of ${playerLabel(p, i)}`}
+          aria-label={`Name of ${playerLabel(p)}`}
           onChange={(e) => setName(e.target.value)}
           onBlur={commit}
           onKeyDown={onKey}
@@ -49,7 +49,7 @@ function PlayerRow({ sessionId, p, i }: { sessionId: string; p: Player; i: numbe
       <td>
         <select
           className="select"
-          aria-label={`Team of ${playerLabel(p, i)}`}
+          aria-label={`Team of ${playerLabel(p)}`}
           value={p.team_id === null ? '' : String(p.team_id)}
           onChange={(e) => fix.apply({ kind: 'set_team', player: p.id, team_id: e.target.value === '' ? null : Number(e.target.value) })}
         >
@@ -98,8 +98,8 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
             </tr>
           </thead>
           <tbody>
-            {players.map((p, i) => (
-              <PlayerRow key={`${p.id}:${p.name}:${p.jersey}`} sessionId={sessionId} p={p} i={i} />
+            {players.map((p) => (
+              <PlayerRow key={`${p.id}:${p.name}:${p.jersey}`} sessionId={sessionId} p={p} />
             ))}
           </tbody>
         </table>

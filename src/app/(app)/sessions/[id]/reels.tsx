@@ -189,7 +189,7 @@ export function Reels({ sessionId, highlights, shots, players }: { sessionId: st
   const [limit, setLimit] = useState(5);
   const [picked, setPicked] = useState<string[]>([]);
   const shotById = useMemo(() => new Map(shots.map((s) => [s.id, s])), [shots]);
-  const names = useMemo(() => new Map(players.map((p, i) => [p.id, playerLabel(p, i)])), [players]);
+  const names = useMemo(() => new Map(players.map((p) => [p.id, playerLabel(p)])), [players]);
   const create = useMutation(
     trpc.dashboard.reels.create.mutationOptions({
       onSuccess: () => {

@@ -52,11 +52,11 @@ function Court() {
 export function ShotChart({ shots, players, pointSystem }: { shots: Shot[]; players: Player[]; pointSystem: 1 | 2 }) {
   const [player, setPlayer] = useState('');
   const [team, setTeam] = useState('');
-  const byId = useMemo(() => new Map(players.map((p, i) => [p.id, { p, i }])), [players]);
+  const byId = useMemo(() => new Map(players.map((p) => [p.id, p])), [players]);
   const visible = shots.filter((s) => {
     if (player && s.players.scorer !== player) return false;
     if (team !== '') {
-      const scorer = s.players.scorer ? byId.get(s.players.scorer)?.p : undefined;
+      const scorer = s.players.scorer ? byId.get(s.players.scorer) : undefined;
       if (String(scorer?.team_id ?? '') !== team) return false;
     }
     return true;
@@ -91,7 +91,7 @@ export function ShotChart({ shots, players, pointSystem }: { shots: Shot[]; play
           const pos = position(s);
           if (!pos) return null;
           const scorer = s.players.scorer ? byId.get(s.players.scorer) : undefined;
-          const title = `${s.made ? 'Made' : 'Missed'} ${shotKindLabel(s, pointSystem)} at ${s.start_seconds?.toFixed(1) ?? '?'} s${scorer ? ` by ${playerLabel(scorer.p, scorer.i)}` : ''}${pos.estimated ? ' (position estimated)' : ''}`;
+          const title = `${s.made ? 'Made' : 'Missed'} ${shotKindLabel(s, pointSystem)} at ${s.start_seconds?.toFixed(1) ?? '?'} s${scorer ? ` by ${playerLabel(scorer)}` : ''}${pos.estimated ? ' (position estimated)' : ''}`;
           return (
             <g key={s.id} data-testid="shot-marker" data-made={s.made ? 'true' : 'false'}>
               <title>{title}</title>

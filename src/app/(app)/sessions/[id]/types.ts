@@ -3,15 +3,19 @@ import type { Outputs } from '../../../_lib/trpc';
 export type Session = Outputs['sessions']['get'];
 export type Shot = Session['shots']['data'][number];
 export type Highlight = Session['highlights']['data'][number];
-export type Player = Session['players']['data'][number];
+/** A player as the API gives it, with the dashboard's number for labelling an unnamed one (null when it has none). */
+export type Player = Session['players']['data'][number] & { number: number | null };
 export type BoxScore = Session['totals'];
 
-/** How a player is called in lists: name, else jersey, else their position in the list. */
-export function playerLabel(p: Player | undefined, index?: number): string {
+/**
+ * How a player is called in lists: name, else jersey, else their number from the analysis, which
+ * stays when another player is merged away (a place in the list would shift).
+ */
+export function playerLabel(p: Player | undefined): string {
   if (!p) return 'Unknown player';
   if (p.name) return p.jersey ? `${p.name} #${p.jersey}` : p.name;
   if (p.jersey) return `#${p.jersey}`;
-  return index !== undefined ? `Player ${index + 1}` : 'Unnamed player';
+  return p.number !== null ? `Player ${p.number}` : 'Unnamed player';
 }
 
 export function teamLabel(teamId: number | null | undefined): string {
