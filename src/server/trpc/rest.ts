@@ -39,13 +39,22 @@ function errorResponse(err: AppError, headers: Headers): Response {
   return json(ERROR_CODES[err.code].status, err.toBody(), headers);
 }
 
-/** Reads the body, refusing more than MAX_BODY_BYTES. */
-async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean }> {
+/**
+ * Reads the body, refusing more than MAX_BODY_BYTES. `cut`: the client closed the connection
+ * before the body was all there (the stream fails with `aborted`), which is the client's doing,
+ * not a fault of the service.
+ */
+async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean; cut?: boolean }> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { text: '', tooLarge: true };
   if (!req.body) return { text: '', tooLarge: false };
-  const { bytes, truncated } = await readLimited(req.body, MAX_BODY_BYTES);
-  return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated };
+  try {
+    const { bytes, truncated } = await readLimited(req.body, MAX_BODY_BYTES);
+    return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated };
+  } catch (err) {
+    if (req.signal.aborted || (err as NodeJS.ErrnoException).code === 'ECONNRESET') return { text: '', tooLarge: false, cut: true };
+    throw err;
+  }
 }
 
 /** One call through trpc-to-openapi: what its handler reads, and what the context needs. */
@@ -166,8 +175,13 @@ async function restResponse(req: Request): Promise<Response> {
 
     let body: unknown;
     if (BODY_METHODS.has(method)) {
-      const { text, tooLarge } = await readBody(req);
+      const { text, tooLarge, cut } = await readBody(req);
       if (tooLarge) return errorResponse(new AppError('body_too_large', { message: 'The request body is larger than 1 MiB.' }), res.headers);
+      if (cut) {
+        // nobody reads this answer; nothing was done, and an operator need not look
+        logger.info({ requestId, method, path }, 'the client closed the connection before sending the whole body');
+        return errorResponse(new AppError('body_invalid', { message: 'The request body ended before it was complete.' }), res.headers);
+      }
       if (text.trim() === '') body = {};
       else {
         const type = req.headers.get('content-type') ?? '';
