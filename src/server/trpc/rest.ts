@@ -2,7 +2,7 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError, ERROR_CODES, type ApiErrorBody } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { readLimited } from '../domain/net/read-limited';
+import { clientHungUp, readLimited } from '../domain/net/read-limited';
 import { logger } from '../logger';
 import { toApiError } from './api-error';
 import { createContext, type Context, type ResponseParts } from './context';
@@ -52,7 +52,7 @@ async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean
     const { bytes, truncated } = await readLimited(req.body, MAX_BODY_BYTES);
     return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated };
   } catch (err) {
-    if (req.signal.aborted || (err as NodeJS.ErrnoException).code === 'ECONNRESET') return { text: '', tooLarge: false, cut: true };
+    if (clientHungUp(err, req)) return { text: '', tooLarge: false, cut: true };
     throw err;
   }
 }

@@ -19,3 +19,12 @@ export async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: nu
     chunks.push(value);
   }
 }
+
+/**
+ * Whether a failure to read a request's body is the client hanging up before it sent all of it
+ * (Node fails the stream with `aborted`, code ECONNRESET): the client's doing, not a fault to log
+ * as an error.
+ */
+export function clientHungUp(err: unknown, req: Request): boolean {
+  return req.signal.aborted || (err as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
+}
