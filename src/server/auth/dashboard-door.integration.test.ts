@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { POST as trpcPost } from '@/app/api/trpc/[trpc]/route';
+import { logger } from '../logger';
 import { getDb } from '../db/client';
 import { createApiKey } from '../domain/api-keys/api-keys';
 import { getBalance } from '../domain/billing/credits';
@@ -91,6 +93,32 @@ describe('dashboard door', () => {
     await expect(addMember(getDb(), { organizationId: 'org_01m000000000000000000000', email: user.email, role: 'owner' })).rejects.toMatchObject({ code: 'resource_missing' });
     await expect(addMember(getDb(), { organizationId: org.id, email: user.email, role: 'boss' as 'owner' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'role' });
     expect((await dashboard(user.cookie).dashboard.me()).active).toMatchObject({ id: org.id, role: 'coach' });
+  });
+
+  it('a mutation whose body the browser stops sending (tab closed) is a 400, not a logged failure', async () => {
+    const user = await signUp('hangup');
+    await createOrg(user.headers, 'Hangup');
+    const errors = vi.spyOn(logger, 'error');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+        controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const post = (body: BodyInit) =>
+      trpcPost(
+        new Request('http://localhost:3000/api/trpc/dashboard.groups.create', {
+          method: 'POST',
+          body,
+          duplex: 'half',
+          headers: { cookie: user.cookie, 'content-type': 'application/json', origin: 'http://localhost:3000', host: 'localhost:3000' },
+        } as RequestInit),
+      );
+    expect((await post(body)).status).toBe(400);
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    // the same call sent whole goes through: the cut one was refused for its body, not for who sent it
+    expect((await post(JSON.stringify({ name: 'Juniors' }))).status).toBe(200);
   });
 
   it('answers 401 without a session cookie and 403 before the user has an organization', async () => {
