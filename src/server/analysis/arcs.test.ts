@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -86,6 +86,25 @@ describe('arcs', () => {
     const kf = gravityWindowScale(fast, 30, dims);
     expect(kf).toBeCloseTo(2.25, 1);
     expect(estimateTimeScale(fast.filter((a) => isFlightArc(a, 30, dims, kf)), 30, kf)).toBeCloseTo(3, 1);
+  });
+
+  it('reads a fast clip from its short flights when fewer than three are long (3×, each followed for 6 frames)', () => {
+    const r = 5;
+    const dims = { width: 640, height: 360 };
+    const k = 3;
+    const c = k * k * GRAVITY_NORM_30FPS * r;
+    const fast = [0, 1, 2].flatMap((t) => {
+      const pts = Array.from({ length: 6 }, (_, i) => cand(100 * t + i, 100 + 4 * k * i, 300 - 12 * k * i + c * i * i, r));
+      return splitIntoArcs({ id: t, points: pts });
+    });
+    expect(fast).toHaveLength(3);
+    expect(fast.every((a) => a.points.length < CLEAN_FLIGHT_POINTS)).toBe(true);
+    const kf = gravityWindowScale(fast, 30, dims);
+    expect(kf).toBeCloseTo(2.25, 1);
+    expect(estimateTimeScale(fast.filter((a) => isFlightArc(a, 30, dims, kf)), 30, kf)).toBeCloseTo(3, 1);
+    // two short flights say nothing: the clip stays real time
+    expect(gravityWindowScale(fast.slice(0, 2), 30, dims)).toBe(1);
+    expect(estimateTimeScale(fast.slice(0, 2), 30)).toBe(1);
   });
 
   it('finds the release where the rise began', () => {

@@ -182,6 +182,28 @@ export function isDescentArc(a: Arc, fps: number, dims: { width: number; height:
   return vyAt(a, first.frame) > 0 && vyAt(a, last.frame) > 0;
 }
 
+/** Points a flight needs to say how fast the clip plays (see {@link cleanSpeeds}). */
+export const CLEAN_FLIGHT_POINTS = 8;
+
+/** Points enough when fewer than three flights have {@link CLEAN_FLIGHT_POINTS} (see {@link cleanSpeeds}). */
+export const SHORT_CLEAN_FLIGHT_POINTS = 5;
+
+/**
+ * The playback speeds (1 = real time) that clean flights say, from their gravity `g` per frame²: flights of
+ * ≥ {@link CLEAN_FLIGHT_POINTS} points and ball score > 0.6. When fewer than three such flights exist, those of ≥
+ * {@link SHORT_CLEAN_FLIGHT_POINTS} points are asked instead, if three or more of them are. A clip played 3× fast
+ * flies its ball through the frame in a third of the frames: the real clips at 1.5× their speed (4.5 to 8 s long,
+ * 1–3 attempts; 2.9× for the two already sped up 2×) had no flight of 8 points, so their speed read as real time
+ * and nothing was found in them; their flights of 5–7 points say 2.3–2.9×.
+ */
+export function cleanSpeeds(arcs: Arc[], g: number): number[] {
+  const speeds = (minPoints: number) => arcs.filter((a) => a.points.length >= minPoints && a.score > 0.6).map((a) => Math.sqrt(a.gNorm / g));
+  const long = speeds(CLEAN_FLIGHT_POINTS);
+  if (long.length >= 3) return long;
+  const short = speeds(SHORT_CLEAN_FLIGHT_POINTS);
+  return short.length >= 3 ? short : long;
+}
+
 /**
  * Where the flight gravity window of {@link isFlightArc} sits for this clip (a factor on
  * gravity). The window (0.4–7 g) covers playback speeds of about 0.63×–2.65×: real-time and
@@ -194,9 +216,7 @@ export function isDescentArc(a: Arc, fps: number, dims: { width: number; height:
  */
 export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: number; height: number }): number {
   const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
-  const v = arcs
-    .filter((a) => a.points.length >= 8 && a.score > 0.6 && isFlightArc(a, fps, dims, 1, [0.1, 16]))
-    .map((a) => Math.sqrt(a.gNorm / g));
+  const v = cleanSpeeds(arcs.filter((a) => isFlightArc(a, fps, dims, 1, [0.1, 16])), g);
   if (v.length < 3) return 1;
   const s = median(v);
   if (s < Math.sqrt(0.4)) return s * s;
@@ -221,7 +241,7 @@ export function riseBefore(a: Arc, track: BallCandidate[], lookback: number): nu
 /** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
 export function estimateTimeScale(arcs: Arc[], fps: number, gScale = 1): number {
   const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
-  const v = arcs.filter((a) => a.points.length >= 8 && a.score > 0.6).map((a) => Math.sqrt(a.gNorm / g));
+  const v = cleanSpeeds(arcs, g);
   if (v.length === 0) return Math.sqrt(gScale);
   // A moved gravity window (slow motion, > 2.65×) widens the range the estimate may take.
   return gScale === 1 ? Math.min(3, Math.max(0.7, median(v))) : Math.min(4.5, Math.max(0.3, median(v)));
