@@ -43,7 +43,7 @@ const MEMBER_LISTS = new Set(['/organization/list-members', '/organization/get-f
  * The member list is an owner's and admin's page (a coach gets 403 from `dashboard.members`);
  * better-auth's own endpoints for it answer every member, so they are held to the same rule.
  */
-const membersForAdminsOnly = createAuthMiddleware(async (ctx) => {
+async function membersForAdminsOnly(ctx: AuthContext) {
   if (!MEMBER_LISTS.has(ctx.path)) return;
   const session = await getSessionFromCtx(ctx);
   if (!session) return; // the endpoint refuses it itself
@@ -58,6 +58,36 @@ const membersForAdminsOnly = createAuthMiddleware(async (ctx) => {
   if (!organizationId) return;
   const [member] = await db.select({ role: members.role }).from(members).where(and(eq(members.organizationId, organizationId), eq(members.userId, session.user.id)));
   if (member && !isAdminRole(member.role)) throw new APIError('FORBIDDEN', { message: 'Only owners and admins see the members of an organization.' });
+}
+
+/**
+ * An owner is removed only by an owner. better-auth refuses an admin too, but says "You cannot
+ * leave the organization as the only owner", which is not what happened (and holds with two owners).
+ */
+async function ownersRemovedByOwners(ctx: AuthContext) {
+  if (ctx.path !== '/organization/remove-member') return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) return; // the endpoint refuses it itself
+  const body = (ctx.body ?? {}) as { memberIdOrEmail?: unknown; organizationId?: unknown };
+  const organizationId = typeof body.organizationId === 'string' ? body.organizationId : ((session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null);
+  if (!organizationId || typeof body.memberIdOrEmail !== 'string') return;
+  const target = body.memberIdOrEmail;
+  const db = getDb();
+  const inOrg = eq(members.organizationId, organizationId);
+  const [removed] = target.includes('@')
+    ? await db.select({ role: members.role }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(inOrg, eq(users.email, target.toLowerCase())))
+    : await db.select({ role: members.role }).from(members).where(and(inOrg, eq(members.id, target)));
+  if (removed?.role !== 'owner') return;
+  const [caller] = await db.select({ role: members.role }).from(members).where(and(inOrg, eq(members.userId, session.user.id)));
+  if (caller && caller.role !== 'owner') throw new APIError('FORBIDDEN', { message: 'Only an owner can remove an owner.' });
+}
+
+type AuthContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/** The checks better-auth's own endpoints get before they run. */
+const beforeAuthEndpoints = createAuthMiddleware(async (ctx) => {
+  await membersForAdminsOnly(ctx);
+  await ownersRemovedByOwners(ctx);
 });
 
 function createAuth() {
@@ -79,7 +109,7 @@ function createAuth() {
         invitation: invitations,
       },
     }),
-    hooks: { before: membersForAdminsOnly },
+    hooks: { before: beforeAuthEndpoints },
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // better-auth's limits on sign-in, sign-up and password changes, on in every mode (its default is production

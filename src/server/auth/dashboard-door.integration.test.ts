@@ -121,6 +121,35 @@ describe('dashboard door', () => {
     expect((await post(JSON.stringify({ name: 'Juniors' }))).status).toBe(200);
   });
 
+  it('an owner is removed only by an owner, with a message that says so; admins remove coaches', async () => {
+    const owner = await signUp('owner-a');
+    const orgId = await createOrg(owner.headers, 'Owners');
+    const [owner2, admin, coach] = [await signUp('owner-b'), await signUp('admin'), await signUp('coach')];
+    await addMember(getDb(), { organizationId: orgId, email: owner2.email, role: 'owner' });
+    await addMember(getDb(), { organizationId: orgId, email: admin.email, role: 'admin' });
+    await addMember(getDb(), { organizationId: orgId, email: coach.email, role: 'coach' });
+    const remove = (by: { cookie: string }, memberIdOrEmail: string) =>
+      getAuth().handler(
+        new Request('http://localhost:3000/api/auth/organization/remove-member', {
+          method: 'POST',
+          headers: { cookie: by.cookie, 'content-type': 'application/json', origin: 'http://localhost:3000' },
+          body: JSON.stringify({ memberIdOrEmail, organizationId: orgId }),
+        }),
+      );
+    const roles = async () => (await dashboard(owner.cookie).dashboard.members.list()).members.map((m) => m.role).sort();
+    const memberId = async (email: string) => (await dashboard(owner.cookie).dashboard.members.list()).members.find((m) => m.email === email)!.id;
+    // an admin, by member id or by email: refused, and better-auth's "only owner" message is not what the admin sees
+    for (const target of [await memberId(owner2.email), owner2.email]) {
+      const res = await remove(admin, target);
+      expect(res.status).toBe(403);
+      expect((await res.json()).message).toBe('Only an owner can remove an owner.');
+    }
+    expect(await roles()).toEqual(['admin', 'coach', 'owner', 'owner']);
+    expect((await remove(admin, coach.email)).status).toBe(200);
+    expect((await remove(owner, owner2.email)).status).toBe(200);
+    expect(await roles()).toEqual(['admin', 'owner']);
+  });
+
   it('answers 401 without a session cookie and 403 before the user has an organization', async () => {
     expect((await apiError(dashboard(null).sessions.list({}))).body.error.code).toBe('not_signed_in');
     expect((await apiError(dashboard('better-auth.session_token=forged').sessions.list({}))).status).toBe(401);
