@@ -3,10 +3,11 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { organization } from 'better-auth/plugins';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { authAccounts, authSessions, authVerifications, invitations, members, organizations, users } from '../db/schema';
 import { newId, type IdKind } from '../domain/ids';
+import { memberRole } from '../domain/members/members';
 import { setUpDashboardOrganization } from '../domain/members/organization-setup';
 import { logger } from '../logger';
 import { publicBaseUrl } from '../media/urls';
@@ -54,10 +55,10 @@ async function membersForAdminsOnly(ctx: AuthContext) {
     const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, query.organizationSlug));
     organizationId = org?.id ?? null;
   }
-  organizationId ??= (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
+  organizationId ??= activeOrganization(session);
   if (!organizationId) return;
-  const [member] = await db.select({ role: members.role }).from(members).where(and(eq(members.organizationId, organizationId), eq(members.userId, session.user.id)));
-  if (member && !isAdminRole(member.role)) throw new APIError('FORBIDDEN', { message: 'Only owners and admins see the members of an organization.' });
+  const role = await memberRole(db, organizationId, session.user.id);
+  if (role && !isAdminRole(role)) throw new APIError('FORBIDDEN', { message: 'Only owners and admins see the members of an organization.' });
 }
 
 /**
@@ -69,20 +70,25 @@ async function ownersRemovedByOwners(ctx: AuthContext) {
   const session = await getSessionFromCtx(ctx);
   if (!session) return; // the endpoint refuses it itself
   const body = (ctx.body ?? {}) as { memberIdOrEmail?: unknown; organizationId?: unknown };
-  const organizationId = typeof body.organizationId === 'string' ? body.organizationId : ((session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null);
+  const organizationId = typeof body.organizationId === 'string' ? body.organizationId : activeOrganization(session);
   if (!organizationId || typeof body.memberIdOrEmail !== 'string') return;
   const target = body.memberIdOrEmail;
   const db = getDb();
   const inOrg = eq(members.organizationId, organizationId);
   const [removed] = target.includes('@')
-    ? await db.select({ role: members.role }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(inOrg, eq(users.email, target.toLowerCase())))
+    ? await db.select({ role: members.role }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(inOrg, eq(sql`lower(${users.email})`, target.trim().toLowerCase())))
     : await db.select({ role: members.role }).from(members).where(and(inOrg, eq(members.id, target)));
   if (removed?.role !== 'owner') return;
-  const [caller] = await db.select({ role: members.role }).from(members).where(and(inOrg, eq(members.userId, session.user.id)));
-  if (caller && caller.role !== 'owner') throw new APIError('FORBIDDEN', { message: 'Only an owner can remove an owner.' });
+  const callerRole = await memberRole(db, organizationId, session.user.id);
+  if (callerRole && callerRole !== 'owner') throw new APIError('FORBIDDEN', { message: 'Only an owner can remove an owner.' });
 }
 
 type AuthContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+type AuthSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
+
+/** The organization a dashboard session acts for (better-auth keeps it on the session). */
+const activeOrganization = (session: AuthSession) => (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
+
 
 /** The checks better-auth's own endpoints get before they run. */
 const beforeAuthEndpoints = createAuthMiddleware(async (ctx) => {

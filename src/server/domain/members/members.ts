@@ -20,6 +20,15 @@ export async function listMemberships(db: DbOrTx, userId: string): Promise<Membe
     .orderBy(asc(members.createdAt));
 }
 
+/** A user's role in an organization, or null when they are not a member. */
+export async function memberRole(db: DbOrTx, organizationId: string, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+  return row?.role ?? null;
+}
+
 /**
  * The organization a signed-in user acts for: the session's active organization when the
  * user is (still) a member of it, otherwise their first organization. A user with no
@@ -104,10 +113,7 @@ export async function addMember(
   if (!user) {
     throw new AppError('resource_missing', { message: `No account uses ${email}: they create one in the dashboard (Create an account) first.`, param: 'email' });
   }
-  const [before] = await db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.organizationId, org.id), eq(members.userId, user.id)));
+  const previousRole = await memberRole(db, org.id, user.id);
   const [row] = await db
     .insert(members)
     .values({ id: newId('member'), organizationId: org.id, userId: user.id, role: opts.role })
@@ -115,6 +121,6 @@ export async function addMember(
     .returning();
   return {
     member: { id: row.id, user_id: user.id, name: user.name, email: user.email, role: row.role, created: Math.floor(row.createdAt.getTime() / 1000) },
-    previousRole: before?.role ?? null,
+    previousRole,
   };
 }
