@@ -2,7 +2,7 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { AppError, ERROR_CODES, type ApiErrorBody } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { clientHungUp, readLimited } from '../domain/net/read-limited';
+import { readRequestBody } from '../domain/net/read-limited';
 import { logger } from '../logger';
 import { toApiError } from './api-error';
 import { createContext, type Context, type ResponseParts } from './context';
@@ -47,14 +47,8 @@ function errorResponse(err: AppError, headers: Headers): Response {
 async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean; cut?: boolean }> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { text: '', tooLarge: true };
-  if (!req.body) return { text: '', tooLarge: false };
-  try {
-    const { bytes, truncated } = await readLimited(req.body, MAX_BODY_BYTES);
-    return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated };
-  } catch (err) {
-    if (clientHungUp(err, req)) return { text: '', tooLarge: false, cut: true };
-    throw err;
-  }
+  const { bytes, truncated, cut } = await readRequestBody(req, MAX_BODY_BYTES);
+  return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated, cut };
 }
 
 /** One call through trpc-to-openapi: what its handler reads, and what the context needs. */

@@ -21,10 +21,16 @@ export async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: nu
 }
 
 /**
- * Whether a failure to read a request's body is the client hanging up before it sent all of it
- * (Node fails the stream with `aborted`, code ECONNRESET): the client's doing, not a fault to log
- * as an error.
+ * Reads a request's body up to `maxBytes` ({@link readLimited}; none: empty). `cut`: the client hung up before
+ * it sent all of it (Node fails the stream with `aborted`, code ECONNRESET), which is the client's
+ * doing, not a fault to log as an error; any other read failure is thrown.
  */
-export function clientHungUp(err: unknown, req: Request): boolean {
-  return req.signal.aborted || (err as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
+export async function readRequestBody(req: Request, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean; cut: boolean }> {
+  if (!req.body) return { bytes: Buffer.alloc(0), truncated: false, cut: false };
+  try {
+    return { ...(await readLimited(req.body, maxBytes)), cut: false };
+  } catch (err) {
+    if (req.signal.aborted || (err as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') return { bytes: Buffer.alloc(0), truncated: false, cut: true };
+    throw err;
+  }
 }

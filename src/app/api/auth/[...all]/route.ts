@@ -1,5 +1,5 @@
 import { getAuth } from '@/server/auth/auth';
-import { clientHungUp, readLimited } from '@/server/domain/net/read-limited';
+import { readRequestBody } from '@/server/domain/net/read-limited';
 import { logger } from '@/server/logger';
 
 export const dynamic = 'force-dynamic';
@@ -15,17 +15,13 @@ const MAX_AUTH_BODY = 64 * 1024;
  */
 async function handler(req: Request) {
   if (!req.body) return getAuth().handler(req);
-  let body: Buffer;
-  try {
-    const read = await readLimited(req.body, MAX_AUTH_BODY);
-    if (read.truncated) return Response.json({ message: 'The request body is too large.', code: 'BODY_TOO_LARGE' }, { status: 413 });
-    body = read.bytes;
-  } catch (err) {
-    if (!clientHungUp(err, req)) throw err;
+  const { bytes, truncated, cut } = await readRequestBody(req, MAX_AUTH_BODY);
+  if (cut) {
     logger.info({ path: new URL(req.url).pathname }, 'the client closed the connection before sending the whole body');
     return new Response(null, { status: 400 });
   }
-  return getAuth().handler(new Request(req, { body: new Uint8Array(body) }));
+  if (truncated) return Response.json({ message: 'The request body is too large.', code: 'BODY_TOO_LARGE' }, { status: 413 });
+  return getAuth().handler(new Request(req, { body: new Uint8Array(bytes) }));
 }
 
 export { handler as GET, handler as POST };
