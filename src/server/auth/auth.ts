@@ -37,6 +37,12 @@ function trustedOrigins(): string[] {
   return [...new Set([publicBaseUrl(), `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
 }
 
+type AuthContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+type AuthSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
+
+/** The organization a dashboard session acts for (better-auth keeps it on the session). */
+const activeOrganization = (session: AuthSession) => (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
+
 /** better-auth endpoints that list an organization's members (with their emails and roles). */
 const MEMBER_LISTS = new Set(['/organization/list-members', '/organization/get-full-organization']);
 
@@ -82,13 +88,6 @@ async function ownersRemovedByOwners(ctx: AuthContext) {
   const callerRole = await memberRole(db, organizationId, session.user.id);
   if (callerRole && callerRole !== 'owner') throw new APIError('FORBIDDEN', { message: 'Only an owner can remove an owner.' });
 }
-
-type AuthContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
-type AuthSession = NonNullable<Awaited<ReturnType<typeof getSessionFromCtx>>>;
-
-/** The organization a dashboard session acts for (better-auth keeps it on the session). */
-const activeOrganization = (session: AuthSession) => (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
-
 
 /** The checks better-auth's own endpoints get before they run. */
 const beforeAuthEndpoints = createAuthMiddleware(async (ctx) => {
