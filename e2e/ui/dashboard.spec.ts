@@ -74,8 +74,10 @@ test('a coach signs up, uploads a game and reads its results; an invited coach c
     await page.getByRole('button', { name: 'Upload and analyse' }).click();
     await expect.poll(() => patches, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
     await expect(page.getByTestId('upload-status')).toContainText('%');
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    // reload while the held chunk is still held, so navigation cancels it. Removing the route
+    // first would release it to the server, and the old page could finish the upload by itself.
     await page.reload();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
 
     await expect(page.getByText('Unfinished upload')).toBeVisible();
     const offsets: number[] = [];
