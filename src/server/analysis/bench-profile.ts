@@ -1,13 +1,13 @@
 /**
  * Where an analysis spends its CPU, per stage, in CPU seconds per video second:
  *
- *   npx tsx src/server/analysis/bench-profile.ts [--runs=2] [--chains=direct,yuv422p] [--threads=1,2] clip.mp4…
+ *   npx tsx src/server/analysis/bench-profile.ts [--runs=2] [--formats=rgb24,yuv444p] [--chains=direct,yuv422p] [--threads=1,2] [--parts=1,2] clip.mp4…
  *
  * Per clip and run: a bare `ffmpeg -i X -f null -` decode (the reference), then one analysis per
- * variant — each RGB chain (`SWISH_RGB_CHAIN` values) with each decode thread count
- * (`SWISH_DECODE_THREADS` values; the default rule when not given) — interleaved, so every
- * variant meets the same load. Parts:
- * ffmpeg's main decode chain (children's rusage during extraction), the calling thread
+ * variant — each frame layout (`SWISH_DECODE_CHAIN` values) with each RGB chain (`SWISH_RGB_CHAIN`
+ * values), each decode thread count (`SWISH_DECODE_THREADS` values) and each count of parts
+ * decoded at once (`SWISH_DECODE_PARTS` values); a variable not given keeps its default —
+ * interleaved, so every variant meets the same load. Stages: ffmpeg's main decode chain (children's rusage during extraction), the calling thread
  * (`/proc/self/task/<pid>/stat`), the feature workers with the garbage collector (the rest of the
  * process during extraction), the finishing worker, and the finishing stage's ffmpeg re-decodes
  * (children's rusage during finishing). CPU seconds are steadier than wall time on a shared
@@ -80,26 +80,35 @@ async function main() {
   const args = process.argv.slice(2);
   const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? 2);
   const chains = (args.find((a) => a.startsWith('--chains='))?.slice(9) ?? 'direct').split(',');
-  const threads = (args.find((a) => a.startsWith('--threads='))?.slice(10) ?? '').split(',').filter(Boolean);
-  const variants = chains.flatMap((chain) => (threads.length ? threads : ['']).map((t) => ({ chain, threads: t })));
+  const list = (name: string) => (args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '').split(',').filter(Boolean);
+  // every combination of the values asked for; an empty value leaves the variable unset (the default)
+  const dims: Array<[string, string, string[]]> = [
+    ['SWISH_DECODE_CHAIN', '', list('formats')],
+    ['SWISH_RGB_CHAIN', '', chains],
+    ['SWISH_DECODE_THREADS', 't', list('threads')],
+    ['SWISH_DECODE_PARTS', 'p', list('parts')],
+  ];
+  let variants: Array<Array<[string, string, string]>> = [[]];
+  for (const [env, tag, values] of dims) variants = variants.flatMap((v) => (values.length ? values : ['']).map((x) => [...v, [env, tag, x] as [string, string, string]]));
   const files = args.filter((a) => !a.startsWith('--'));
   const f = (x: number) => x.toFixed(3);
-  console.log('clip                      chain     run  bare/s  ffmpeg/s  calling/s  workers/s  finish/s  redec/s  other/s  total/s  xDecCPU  ffCPU  xRT  extract  finish');
+  console.log('clip                      variant           run  bare/s  ffmpeg/s  calling/s  workers/s  finish/s  redec/s  other/s  total/s  xDecCPU  ffCPU  xRT  extract  finish');
   for (const file of files) {
     // A first analysis warms the pool and the file cache; it is not counted.
     await analyse(file);
     for (let r = 0; r < runs; r++) {
-      for (const { chain, threads: t } of variants) {
+      for (const variant of variants) {
         const b = await bare(file);
-        process.env.SWISH_RGB_CHAIN = chain;
-        if (t) process.env.SWISH_DECODE_THREADS = t;
-        else delete process.env.SWISH_DECODE_THREADS;
+        for (const [env, , x] of variant) {
+          if (x) process.env[env] = x;
+          else delete process.env[env];
+        }
         const a = await analyse(file);
         const s = a.duration;
         console.log(
           [
             basename(file).slice(-25).padEnd(25),
-            (t ? `${chain}/t${t}` : chain).padEnd(9),
+            variant.filter(([, , x]) => x).map(([, tag, x]) => tag + x).join('/').padEnd(17),
             String(r + 1).padStart(3),
             f(b / s).padStart(7),
             f(a.ffmpeg / s).padStart(9),

@@ -155,11 +155,27 @@ export function usesSidePipe(geo: Pick<DecodeGeometry, 'format' | 'rgbChain'>): 
   return (geo.format ?? 'rgb24') !== 'rgb24' || (geo.rgbChain ?? 'direct') !== 'direct';
 }
 
+/** A part of a video to decode, in analysis frame indices (see {@link streamFrames}). */
+export interface FrameRange {
+  /** Index of the first frame delivered. */
+  first: number;
+  /**
+   * Reach `first` by an input seek (ffmpeg decodes from the key frame before it and drops the
+   * frames before it), rather than by decoding from the start and not delivering the frames
+   * before it. The caller checks that a seek landed on the frame it asked for (see extract.ts).
+   */
+  seek: boolean;
+  /** Index after the last frame delivered: ffmpeg stops there. The rest of the video when absent. */
+  end?: number;
+}
+
 /**
  * Streams decoded frames (layout `geo.format`) of a video at the analysis geometry, one frame at
  * a time, so the whole video is never held in memory. `onFrame` may return a promise: reading
  * pauses until it resolves, which gives natural back-pressure against the worker pool. With
  * `side` (YUV layouts only), the selected frames also arrive as RGB through a second pipe.
+ * With `range` (not with `side`), only that part of the video is delivered, with its own indices;
+ * the result is then the index after the last frame delivered.
  */
 export async function streamFrames(
   path: string,
@@ -168,10 +184,14 @@ export async function streamFrames(
   signal?: AbortSignal,
   side?: RgbSideFrames,
   buffers?: FrameBuffers,
+  range?: FrameRange,
 ): Promise<number> {
   const bytes = frameBytes(geo);
   const format = geo.format ?? 'rgb24';
   const withSide = !!side && usesSidePipe(geo) && side.every.length > 0;
+  if (withSide && range) throw new Error('streamFrames: a frame range cannot be decoded with a side pipe');
+  const seekTo = range?.seek && range.first > 0 ? range.first : 0;
+  const skip = range?.first ?? 0;
   // The side pipe always carries the direct chain's RGB frames; an rgb24 main output is made as
   // `geo.rgbChain` says.
   const scale = `scale=${geo.width}:${geo.height}:flags=area`;
@@ -185,8 +205,13 @@ export async function streamFrames(
     '-nostdin',
     ...(geo.threads ? ['-threads', String(geo.threads)] : []),
     ...(geo.skipLoopFilter ? ['-skip_loop_filter', 'all'] : []),
+    // Frame i starts at i / fps: seeking a quarter of a frame before it makes it the first frame
+    // out. The timestamps stay those of a decode from the start (`-copyts -start_at_zero`), so
+    // the fps filter keeps and repeats the same frames of a variable-rate source as that decode.
+    ...(seekTo ? ['-ss', ((seekTo - 0.25) / geo.fps).toFixed(6)] : []),
     '-i',
     path,
+    ...(seekTo ? ['-copyts', '-start_at_zero'] : []),
     '-an',
     '-sn',
     ...(withSide
@@ -214,7 +239,16 @@ export async function streamFrames(
           'rgb24',
           'pipe:3',
         ]
-      : ['-vf', `fps=${geo.fps},${mainScale}`, '-f', 'rawvideo', '-pix_fmt', format, 'pipe:1']),
+      : [
+          '-vf',
+          `fps=${geo.fps},${mainScale}`,
+          ...(range?.end !== undefined ? ['-frames:v', String(Math.max(0, range.end - seekTo))] : []),
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          format,
+          'pipe:1',
+        ]),
   ];
   const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe', withSide ? 'pipe' : 'ignore'] });
   // The side pipe is drained as it comes (a frame every second or so), so ffmpeg never blocks on it.
@@ -231,9 +265,15 @@ export async function streamFrames(
     child.on('error', reject);
     child.on('close', (code) => resolve(code));
   });
-  let index = 0;
+  let index = seekTo;
   try {
     for await (const frame of rawFrames(child.stdout!, bytes, buffers)) {
+      if (index < skip) {
+        // decoded from the start up to the range: not delivered
+        index++;
+        buffers?.give([frame.buffer]);
+        continue;
+      }
       await onFrame(frame, index++);
       if (signal?.aborted) throw new Error('analysis aborted');
     }
@@ -244,7 +284,7 @@ export async function streamFrames(
   const code = await exited;
   if (sideDone) await sideDone;
   if (signal?.aborted) throw new Error('analysis aborted');
-  if (code !== 0 && index === 0) throw new Error(`ffmpeg decode failed: ${stderr.trim()}`);
+  if (code !== 0 && index === seekTo) throw new Error(`ffmpeg decode failed: ${stderr.trim()}`);
   return index;
 }
 

@@ -2,9 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeVideo } from '../media/ffmpeg';
+import { probeVideo, runFfmpeg } from '../media/ffmpeg';
 import { chooseGeometry } from './decode';
-import { extractFeatures, type ExtractResult } from './extract';
+import { decodeSplits, extractFeatures, RUN, SPLIT_MIN_SECONDS, type ExtractResult } from './extract';
 import { packedFrameShift } from './frame-features';
 import { WorkerPool } from './pool';
 import { renderSyntheticGameAtomic } from './synth/render';
@@ -56,4 +56,92 @@ describe('rim searches under a moving camera', () => {
     expect(expected.length).toBeGreaterThan(3);
     expect(searched).toEqual(expected);
   }, 240_000);
+});
+
+/** Everything extraction hands on, comparable with `toEqual` (typed arrays as plain arrays). */
+function outputOf(r: ExtractResult) {
+  return {
+    frameCount: r.frameCount,
+    runs: r.packed.map((p) => ({ frames: [...p.frames], blobs: [...p.blobs], motion: [...p.motion] })),
+    samples: r.samples.map((s) => ({ index: s.index, t: s.t, rgb: Buffer.from(s.rgb).toString('base64') })),
+    rimSamples: r.rimSamples,
+  };
+}
+
+/**
+ * A long video is decoded in parts at once. Every run must get the frames one decode gives it,
+ * so the features, samples and rim searches are exactly one decode's: at a cut that lands, at one
+ * whose seek misses (decoded again from the start), and at one past the end of the video.
+ */
+describe('decoding in parts at once', () => {
+  let dir = '';
+  let panning = '';
+  let vfr = '';
+  let pool: WorkerPool;
+  beforeAll(async () => {
+    dir = join(tmpdir(), 'swish-extract-test');
+    await mkdir(dir, { recursive: true });
+    panning = join(dir, 'panning-7.mp4');
+    await renderSyntheticGameAtomic({ seed: 7, width: 640, height: 360, camera: 'panning', durationSeconds: 12 }, panning);
+    // a variable-rate source: every 37th frame comes 0.6 frames late, as a phone's timestamps do
+    vfr = join(dir, 'vfr.mp4');
+    await runFfmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=8',
+      '-vf', "setpts='(N+0.6*floor(N/37))/30/TB'", '-vsync', 'vfr',
+      '-c:v', 'libx264', '-preset', 'veryfast', '-g', '30', '-pix_fmt', 'yuv420p', vfr,
+    ]);
+    pool = new WorkerPool(2);
+  }, 240_000);
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  const extract = async (file: string, splits: number[], durationSeconds?: number) => {
+    const probe = await probeVideo(file);
+    return extractFeatures(file, chooseGeometry(probe), pool, { durationSeconds: durationSeconds ?? probe.durationSeconds, splits });
+  };
+
+  it('gives the features, samples and rim searches of one decode, in two parts or three', async () => {
+    const one = await extract(panning, []);
+    expect(one.timing.parts).toBe(1);
+    expect(one.rimSamples.length).toBeGreaterThan(3);
+    for (const splits of [[144], [96, 240]]) {
+      const parts = await extract(panning, splits);
+      expect(parts.timing).toMatchObject({ parts: splits.length + 1, redecoded: false });
+      expect(outputOf(parts)).toEqual(outputOf(one));
+    }
+  }, 240_000);
+
+  it('decodes the rest again from the start where a seek into a variable-rate video misses, and still gives the output of one decode', async () => {
+    const one = outputOf(await extract(vfr, []));
+    const redecoded: boolean[] = [];
+    for (let cut = 2 * RUN; cut < 240 - RUN; cut += RUN) {
+      const parts = await extract(vfr, [cut]);
+      redecoded.push(parts.timing.redecoded);
+      expect(outputOf(parts), `cut at ${cut}`).toEqual(one);
+    }
+    // both ways were taken: seeks that landed, and at least one that did not
+    expect(redecoded).toContain(false);
+    expect(redecoded).toContain(true);
+  }, 240_000);
+
+  it('ends with the first part when the video is shorter than its stated length', async () => {
+    // (the stated length sets how often frames are sampled: both decodes are told 30 s)
+    const one = outputOf(await extract(panning, [], 30));
+    const parts = await extract(panning, [20 * RUN], 30);
+    expect(parts.timing.parts).toBe(1);
+    expect(outputOf(parts)).toEqual(one);
+  }, 240_000);
+
+  it('cuts a video of 40 s or more in two with a pool of two workers, at a run boundary', () => {
+    const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 });
+    expect(decodeSplits(geo, 600 * 30, 2)).toEqual([9000]);
+    expect(decodeSplits(geo, 121 * 30, 2)).toEqual([Math.round(1815 / RUN) * RUN]);
+    expect(decodeSplits(geo, SPLIT_MIN_SECONDS * 30, 2)).toHaveLength(1);
+    expect(decodeSplits(geo, SPLIT_MIN_SECONDS * 30 - 1, 2)).toEqual([]);
+    expect(decodeSplits(geo, 600 * 30, 1)).toEqual([]);
+    // a chain with a side pipe is decoded in one piece
+    expect(decodeSplits(chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'yuv444p' }), 600 * 30, 2)).toEqual([]);
+    for (const s of decodeSplits(geo, 1234 * 30, 2)) expect(s % RUN).toBe(0);
+  });
 });
