@@ -7,11 +7,12 @@
  * variant — each frame layout (`SWISH_DECODE_CHAIN` values) with each RGB chain (`SWISH_RGB_CHAIN`
  * values), each decode thread count (`SWISH_DECODE_THREADS` values) and each count of parts
  * decoded at once (`SWISH_DECODE_PARTS` values); a variable not given keeps its default —
- * interleaved, so every variant meets the same load. Stages: ffmpeg's main decode chain (children's rusage during extraction), the calling thread
- * (`/proc/self/task/<pid>/stat`), the feature workers with the garbage collector (the rest of the
- * process during extraction), the finishing worker, and the finishing stage's ffmpeg re-decodes
- * (children's rusage during finishing). CPU seconds are steadier than wall time on a shared
- * machine; wall time is printed as real-time speed (xRT), and per stage (extraction, finishing).
+ * interleaved, so every variant meets the same load. Stages: ffmpeg's main decode chain
+ * (children's rusage during extraction), the calling thread (`/proc/self/task/<pid>/stat`), the
+ * feature workers with the garbage collector (the rest of the process during extraction), the
+ * finishing worker, and the finishing stage's ffmpeg re-decodes (children's rusage during
+ * finishing). CPU seconds are steadier than wall time on a shared machine; wall time is printed
+ * as real-time speed (xRT), and per stage (extraction, finishing).
  */
 import { basename } from 'node:path';
 import { procCpuSeconds } from '../../bench/cpu';
