@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,33 @@ describe('decoding in parts at once', () => {
     expect(parts.timing.parts).toBe(1);
     expect(outputOf(parts)).toEqual(one);
   }, 240_000);
+
+  it('stops both parts when the analysis is aborted, and leaves no ffmpeg running', async () => {
+    const probe = await probeVideo(panning);
+    const abort = new AbortController();
+    let calls = 0;
+    const run = extractFeatures(panning, chooseGeometry(probe), pool, {
+      durationSeconds: probe.durationSeconds,
+      splits: [144],
+      signal: abort.signal,
+      onProgress: () => {
+        calls++;
+        abort.abort();
+      },
+    });
+    await expect(run).rejects.toThrow('analysis aborted');
+    // no run was handed out after the abort: only the ones already in flight came back
+    expect(calls).toBeLessThanOrEqual(1 + 2 * pool.size);
+    // the children of this process (ps exits 1 when there are none)
+    const children = () => {
+      try {
+        return execFileSync('ps', ['--ppid', String(process.pid), '-o', 'comm='], { encoding: 'utf8' });
+      } catch {
+        return '';
+      }
+    };
+    await expect.poll(children, { timeout: 5000 }).not.toMatch(/ffmpeg/);
+  }, 60_000);
 
   it('cuts a video of 40 s or more in two with a pool of two workers, at a run boundary', () => {
     const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 });
