@@ -6,6 +6,7 @@ import { boxScores, pointSystemOf, shotValue, type PointSystem } from '../../ana
 import { AppError, notFound } from '../errors';
 import { isId, newId } from '../ids';
 import { paginate, type ListParams } from '../pagination';
+import { playerName } from './player-label';
 
 /**
  * Coach corrections of a processed session (README "Corrections"). Every correction runs
@@ -137,15 +138,13 @@ function clock(seconds: number | null): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** How the dashboard calls a player: name, else jersey, else its number in the analysis (as the session page does). */
+/** How the dashboard calls a player ({@link playerName}, as the session page does). */
 function labeller(list: PlayerRow[]) {
   return (id: string | null) => {
     if (id === null) return 'nobody';
     const p = list.find((x) => x.id === id);
     if (!p) return 'an unknown player';
-    if (p.name) return p.jersey ? `${p.name} #${p.jersey}` : p.name;
-    if (p.jersey) return `#${p.jersey}`;
-    return p.number !== null ? `Player ${p.number}` : 'an unnamed player';
+    return playerName(p) ?? 'an unnamed player';
   };
 }
 

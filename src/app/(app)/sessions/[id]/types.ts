@@ -1,3 +1,4 @@
+import { playerName } from '@/server/domain/sessions/player-label';
 import type { Outputs } from '../../../_lib/trpc';
 
 export type Session = Outputs['sessions']['get'];
@@ -7,15 +8,10 @@ export type Highlight = Session['highlights']['data'][number];
 export type Player = Session['players']['data'][number] & { number: number | null };
 export type BoxScore = Session['totals'];
 
-/**
- * How a player is called in lists: name, else jersey, else their number from the analysis, which
- * stays when another player is merged away (a place in the list would shift).
- */
+/** How a player is called in lists ({@link playerName}: name, else jersey, else their number from the analysis). */
 export function playerLabel(p: Player | undefined): string {
   if (!p) return 'Unknown player';
-  if (p.name) return p.jersey ? `${p.name} #${p.jersey}` : p.name;
-  if (p.jersey) return `#${p.jersey}`;
-  return p.number !== null ? `Player ${p.number}` : 'Unnamed player';
+  return playerName(p) ?? 'Unnamed player';
 }
 
 export function teamLabel(teamId: number | null | undefined): string {
