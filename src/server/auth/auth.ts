@@ -3,11 +3,11 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { organization } from 'better-auth/plugins';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { authAccounts, authSessions, authVerifications, invitations, members, organizations, users } from '../db/schema';
 import { newId, type IdKind } from '../domain/ids';
-import { memberRole } from '../domain/members/members';
+import { emailIs, memberRole } from '../domain/members/members';
 import { setUpDashboardOrganization } from '../domain/members/organization-setup';
 import { logger } from '../logger';
 import { publicBaseUrl } from '../media/urls';
@@ -82,7 +82,7 @@ async function ownersRemovedByOwners(ctx: AuthContext) {
   const db = getDb();
   const inOrg = eq(members.organizationId, organizationId);
   const [removed] = target.includes('@')
-    ? await db.select({ role: members.role }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(inOrg, eq(sql`lower(${users.email})`, target.trim().toLowerCase())))
+    ? await db.select({ role: members.role }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(inOrg, emailIs(target)))
     : await db.select({ role: members.role }).from(members).where(and(inOrg, eq(members.id, target)));
   if (removed?.role !== 'owner') return;
   const callerRole = await memberRole(db, organizationId, session.user.id);

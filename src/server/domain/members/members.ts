@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invitations, members, organizations, users } from '../../db/schema';
 import { AppError, notFound } from '../errors';
@@ -18,6 +18,11 @@ export async function listMemberships(db: DbOrTx, userId: string): Promise<Membe
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
     .where(eq(members.userId, userId))
     .orderBy(asc(members.createdAt));
+}
+
+/** The condition that a user's email is `email`, ignoring case and surrounding spaces (how an email names an account). */
+export function emailIs(email: string): SQL {
+  return eq(sql`lower(${users.email})`, email.trim().toLowerCase());
 }
 
 /** A user's role in an organization, or null when they are not a member. */
@@ -109,7 +114,7 @@ export async function addMember(
   const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, opts.organizationId));
   if (!org) throw notFound('organization', 'organization');
   const email = opts.email.trim().toLowerCase();
-  const [user] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email));
+  const [user] = await db.select().from(users).where(emailIs(email));
   if (!user) {
     throw new AppError('resource_missing', { message: `No account uses ${email}: they create one in the dashboard (Create an account) first.`, param: 'email' });
   }
