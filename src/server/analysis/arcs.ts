@@ -26,6 +26,11 @@ export function vyAt(a: Arc, frame: number): number {
 /** Expected c / r (px per frame² per px of ball radius) for real-time 30 fps video: ½·g / (ball radius 0.12 m) / 30². */
 export const GRAVITY_NORM_30FPS = (0.5 * 9.81) / 0.12 / 900;
 
+/** Expected c / r at `fps` analysis frames a second, times `scale` (a clip's gravity window, or its speed-up squared). */
+export function frameGravity(fps: number, scale = 1): number {
+  return GRAVITY_NORM_30FPS * (30 / fps) ** 2 * scale;
+}
+
 /**
  * Where an arc is and how it moves at its last sighting when its gravity is taken as `c` (px per frame², the clip's
  * own) rather than its fitted one: position and velocity fitted by least squares over its last `n` sightings with the
@@ -125,8 +130,7 @@ export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: 
   const travel = Math.hypot(last.x - first.x, last.y - first.y);
   if (travel < Math.max(5 * a.r, 0.06 * Math.min(dims.width, dims.height))) return false;
   if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
-  const rateScale = (30 / fps) ** 2;
-  const g = GRAVITY_NORM_30FPS * rateScale * gScale;
+  const g = frameGravity(fps, gScale);
   if (a.gNorm < window[0] * g || a.gNorm > window[1] * g) return false;
   return a.score > 0.4;
 }
@@ -155,7 +159,7 @@ export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; hei
   const last = a.points[n - 1];
   if (Math.max(first.y - a.apexY, last.y - a.apexY) < CLOSE_FLIGHT_RISE * a.r) return false;
   if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
-  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2 * gScale;
+  const g = frameGravity(fps, gScale);
   if (a.gNorm < window[0] * g || a.gNorm > window[1] * g) return false;
   return a.score > 0.4;
 }
@@ -177,7 +181,7 @@ export function isDescentArc(a: Arc, fps: number, dims: { width: number; height:
   const first = a.points[0];
   const last = a.points[n - 1];
   if (a.apexFrame > first.frame + 1 || last.y - first.y < 5 * a.r) return false;
-  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2 * gScale;
+  const g = frameGravity(fps, gScale);
   if (a.gNorm >= window[0] * g || a.gNorm < -g) return false;
   return vyAt(a, first.frame) > 0 && vyAt(a, last.frame) > 0;
 }
@@ -215,7 +219,7 @@ export function cleanSpeeds(arcs: Arc[], g: number): number[] {
  * do). Inside, it stays where it is (1).
  */
 export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: number; height: number }): number {
-  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
+  const g = frameGravity(fps);
   const v = cleanSpeeds(arcs.filter((a) => isFlightArc(a, fps, dims, 1, [0.1, 16])), g);
   if (v.length < 3) return 1;
   const s = median(v);
@@ -240,7 +244,7 @@ export function riseBefore(a: Arc, track: BallCandidate[], lookback: number): nu
 
 /** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
 export function estimateTimeScale(arcs: Arc[], fps: number, gScale = 1): number {
-  const g = GRAVITY_NORM_30FPS * (30 / fps) ** 2;
+  const g = frameGravity(fps);
   const v = cleanSpeeds(arcs, g);
   if (v.length === 0) return Math.sqrt(gScale);
   // A moved gravity window (slow motion, > 2.65×) widens the range the estimate may take.

@@ -1,7 +1,7 @@
 import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
-import { estimateTimeScale, GRAVITY_NORM_30FPS, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
@@ -338,7 +338,7 @@ export function trackedGoals(
   closeFlights: Arc[] = [],
 ): Array<{ h: HoopEstimate; span: [number, number] }> {
   const follow = Math.round((TRACKED_FOLLOW_S / timeScale) * fps);
-  const gravity = GRAVITY_NORM_30FPS * ((30 * timeScale) / fps) ** 2;
+  const gravity = frameGravity(fps, timeScale ** 2);
   const ballR = medianR(shotLike);
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
