@@ -44,9 +44,9 @@ function errorResponse(err: AppError, headers: Headers): Response {
  * before the body was all there (the stream fails with `aborted`), which is the client's doing,
  * not a fault of the service.
  */
-async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean; cut?: boolean }> {
+async function readBody(req: Request): Promise<{ text: string; tooLarge: boolean; cut: boolean }> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { text: '', tooLarge: true };
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { text: '', tooLarge: true, cut: false };
   const { bytes, truncated, cut } = await readRequestBody(req, MAX_BODY_BYTES);
   return { text: truncated ? '' : bytes.toString('utf8'), tooLarge: truncated, cut };
 }
