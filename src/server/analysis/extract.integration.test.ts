@@ -161,6 +161,33 @@ describe('decoding in parts at once', () => {
     await expect.poll(children, { timeout: 5000 }).not.toMatch(/ffmpeg/);
   }, 60_000);
 
+  it('leaves no failing run unhandled when the pool closes under an aborted extraction', async () => {
+    // four workers: up to eight runs in flight, most of them never waited on before the abort
+    const own = new WorkerPool(4);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const probe = await probeVideo(panning);
+      const abort = new AbortController();
+      const run = extractFeatures(panning, chooseGeometry(probe), own, {
+        durationSeconds: probe.durationSeconds,
+        splits: [144],
+        signal: abort.signal,
+        onProgress: () => abort.abort(),
+      });
+      await expect(run).rejects.toThrow('analysis aborted');
+      // runs handed out before the abort are still in flight, and closing the pool fails them
+      expect(own.inFlight).toBeGreaterThan(0);
+      await own.close();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await own.close();
+    }
+  }, 60_000);
+
   it('cuts a video of 40 s or more in two with a pool of two workers, at a run boundary', () => {
     const geo = chooseGeometry({ width: 1280, height: 720, fps: 30 });
     expect(decodeSplits(geo, 600 * 30, 2)).toEqual([9000]);

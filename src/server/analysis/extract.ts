@@ -152,6 +152,10 @@ export async function extractFeatures(
 
   const track = (p: Promise<void>) => {
     const tracked = p.finally(() => inflight.delete(tracked));
+    // An extraction that stops early (aborted, a part failed) leaves its runs in flight; one of
+    // them failing later (the pool closed, a worker died) must not be an unhandled rejection,
+    // which ends a Node process. The waits below still see every failure.
+    tracked.catch(() => {});
     inflight.add(tracked);
   };
 
