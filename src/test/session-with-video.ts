@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { highlights, players, sessions, shots } from '../server/db/schema';
@@ -39,6 +39,7 @@ export async function makeSessionWithVideo(opts: { seconds: number; width?: numb
   await makeTestVideo({ path: file, width, height, seconds: opts.seconds, audio: opts.audio ?? true });
   const originalKey = mediaKeys.sessionOriginal(sessionId, 'mp4');
   await getMediaStorage().putFile(originalKey, file, 'video/mp4', { move: true });
+  await rm(dir, { recursive: true, force: true });
   const playerIds = [newId('player'), newId('player')];
   await db.insert(players).values(playerIds.map((id, i) => ({ id, sessionId, teamId: i, jersey: String(10 + i), stats: emptyBoxScore() })));
   const shotIds = opts.shots.map(() => newId('shot'));

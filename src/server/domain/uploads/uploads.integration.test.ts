@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeOrg } from '../../../test/db';
 import { newId } from '../ids';
 import { createUploadRecord, expireStaleUploads, getUpload, markUploadComplete, uploadStorageKey } from './uploads';
@@ -9,8 +9,8 @@ import { createUploadRecord, expireStaleUploads, getUpload, markUploadComplete, 
 describe('uploads', () => {
   it('expires unfinished uploads after 24 h and deletes their partial bytes, never finished ones', async () => {
     const { db, org } = await makeOrg();
-    const dir = join(tmpdir(), `swish-parts-${Date.now()}`);
-    mkdirSync(dir, { recursive: true });
+    const dir = mkdtempSync(join(tmpdir(), 'swish-parts-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const old = new Date(Date.now() - 25 * 3600 * 1000);
     const stale = await createUploadRecord(db, { id: newId('upload'), organizationId: org.id, sizeBytes: 10, filename: 'a.mp4', now: old });
     const done = await createUploadRecord(db, { id: newId('upload'), organizationId: org.id, sizeBytes: 10, filename: 'b.mp4', now: old });

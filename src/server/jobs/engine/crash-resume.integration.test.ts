@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
 import { until as pollUntil } from '../../../test/until';
@@ -38,6 +38,7 @@ function start(send: boolean): ChildProcess {
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await sql.end();
+  rmSync(dirname(logFile), { recursive: true, force: true });
 });
 
 it('resumes a run from its last finished step after the process was SIGKILLed', async () => {
