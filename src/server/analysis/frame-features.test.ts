@@ -18,6 +18,8 @@ import {
 
 const W = 160;
 const H = 96;
+/** Motion area (full-resolution pixels) still edges may leave under a moving camera; the ball alone is ~30. */
+const EDGE_AREA_MAX = 40;
 
 function frame(bg: [number, number, number], draw?: (x: number, y: number) => [number, number, number] | null): Uint8Array {
   const f = new Uint8Array(W * H * 3);
@@ -179,6 +181,40 @@ describe('motion blobs', () => {
     for (const f of feats) {
       expect(f.dx).toBe(2);
       expect(f.blobs.filter((b) => b.area > 30)).toHaveLength(0);
+    }
+  });
+});
+
+describe('a moving camera, shifted by whole pixels', () => {
+  // sharp grey edges (a pixel or two wide) under a camera moving 1.5 px a frame: the whole-pixel
+  // compensation leaves them half a pixel off
+  const edges = (x: number, y: number): [number, number, number] => {
+    const v = 120 + 80 * Math.tanh(2 * Math.sin(x * 0.45 + 1.7 * Math.sin(y * 0.11))) + 20 * Math.sin(y * 0.3);
+    return [v, v, v + 10];
+  };
+  const orange: [number, number, number] = [220, 110, 40];
+  const scene = (i: number) => frame([0, 0, 0], (x, y) => disc(40 + 5 * i, 50 - 2 * i, 3, orange)(x, y) ?? edges(x - 1.5 * i, y));
+
+  it('takes no still edge for motion, and still finds a ball six pixels across moving five pixels a frame (its edges are kept whole: ball-coloured pixels take the plain test)', () => {
+    const frames = [0, 1, 2, 3, 4, 5].map(scene);
+    const feats = computeRun(frames, W, H, 0, makeScratch(W, H));
+    for (const f of feats) {
+      expect(Math.abs(f.dx)).toBeGreaterThan(0);
+      const ball = f.blobs.filter((b) => b.ballColour > 0.5);
+      expect(ball).toHaveLength(1);
+      expect(Math.abs(ball[0].x - (40 + 5 * (f.index + 1)))).toBeLessThan(3);
+      const edgeArea = f.blobs.filter((b) => b.ballColour <= 0.5).reduce((sum, b) => sum + b.area, 0);
+      expect(edgeArea).toBeLessThan(EDGE_AREA_MAX);
+    }
+  });
+
+  it('does the same on planar YUV frames', () => {
+    for (const fmt of ['yuv444p', 'yuv420p'] as const) {
+      const frames = [0, 1, 2, 3, 4, 5].map((i) => toYuv(scene(i), W, H, fmt));
+      for (const f of computeRun(frames, W, H, 0, makeScratch(W, H), fmt)) {
+        expect(f.blobs.filter((b) => b.ballColour > 0.5)).toHaveLength(1);
+        expect(f.blobs.filter((b) => b.ballColour <= 0.5).reduce((sum, b) => sum + b.area, 0)).toBeLessThan(EDGE_AREA_MAX);
+      }
     }
   });
 });

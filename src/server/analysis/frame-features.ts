@@ -348,6 +348,14 @@ export function makeScratch(width: number, height: number): Scratch {
  * Marks moving pixels by three-frame differencing with camera compensation, on every second
  * pixel: a pixel moves when it differs both from the previous and from the next frame (after
  * shifting each by the estimated camera motion). Returns the threshold used.
+ *
+ * Where the camera moved between two frames, the whole-pixel shift leaves every still edge up to
+ * half a pixel off (and the picture rolls and blurs a little as the camera turns), so those edges
+ * differ and used to fill the mask: on the synthetic panning games six times the moving pixels of
+ * a still camera. There a pixel must also differ from all 3 × 3 pixels around its shifted
+ * position (`nearestDiff`), unless it is ball-coloured: a ball only a few pixels across, moving a
+ * few pixels a frame, would lose its edges to the same test (README, "Panning cameras: edges
+ * off by part of a pixel"). A still camera's frames take the plain test.
  */
 export function motionMask(
   prev: Uint8Array,
@@ -373,14 +381,15 @@ export function motionMask(
       cnt++;
     }
   }
-  const { T, mxs, mxe } = beginMask(sc, cnt ? acc / cnt : 0, width, sp, sn);
+  const { T, mxs, mxe, nearP, nearN, rowLo, rowHi } = beginMask(sc, cnt ? acc / cnt : 0, width, height, sp, sn);
   const { mask, list, mw, mh } = sc;
+  const row = width * 3;
   let count = 0;
   for (let my = 1; my < mh - 1; my++) {
     const y = my * 2;
     const py = y - sp.dy;
     const ny = y + sn.dy;
-    if (py < 0 || py >= height || ny < 0 || ny >= height) continue;
+    if (py < rowLo.p || py >= rowHi.p || ny < rowLo.n || ny >= rowHi.n) continue;
     // Byte offsets of the pixel in the current, previous and next frame, advanced by 2 pixels.
     let a = (y * width + mxs * 2) * 3;
     let b = (py * width + mxs * 2 - sp.dx) * 3;
@@ -394,6 +403,10 @@ export function motionMask(
       if (d1 <= T) continue;
       const d2 = Math.abs(r - next[c]) + Math.abs(g - next[c + 1]) + Math.abs(bl - next[c + 2]);
       if (d2 <= T) continue;
+      if ((nearP || nearN) && !isBallColour(r, g, bl)) {
+        if (nearP && nearestDiff(cur, a, prev, b, row, T) <= T) continue;
+        if (nearN && nearestDiff(cur, a, next, c, row, T) <= T) continue;
+      }
       const o = rowMask + mx;
       mask[o] = 1;
       list[count++] = o;
@@ -408,11 +421,65 @@ export function motionMask(
  * the previous frame's mask cleared, and the mask columns whose shifted neighbours are inside
  * both the previous and the next frame.
  */
-function beginMask(sc: Scratch, noise: number, width: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
+function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
   for (let k = 0; k < sc.count; k++) sc.mask[sc.list[k]] = 0;
-  const xs = Math.max(2, sp.dx, -sn.dx);
-  const xe = Math.min(width - 2, width + sp.dx, width - sn.dx);
-  return { T: Math.max(40, Math.min(120, 4 * noise)), mxs: (xs + 1) >> 1, mxe: Math.min(sc.mw, (xe + 1) >> 1) };
+  // a frame the camera moved to or from is compared with the 3 × 3 pixels around the shifted
+  // position in that frame, so those must lie inside it: one pixel of margin
+  const nearP = sp.dx !== 0 || sp.dy !== 0;
+  const nearN = sn.dx !== 0 || sn.dy !== 0;
+  const m = nearP || nearN ? 1 : 0;
+  const xs = Math.max(2, sp.dx + m, -sn.dx + m);
+  const xe = Math.min(width - 2, width + sp.dx - m, width - sn.dx - m);
+  const mp = nearP ? 1 : 0;
+  const mn = nearN ? 1 : 0;
+  return {
+    T: Math.max(40, Math.min(120, 4 * noise)),
+    mxs: (xs + 1) >> 1,
+    mxe: Math.min(sc.mw, (xe + 1) >> 1),
+    nearP,
+    nearN,
+    /** Rows of the previous (`p`) and next (`n`) frame a shifted row may fall on. */
+    rowLo: { p: mp, n: mn },
+    rowHi: { p: height - mp, n: height - mn },
+  };
+}
+
+/**
+ * The smallest colour distance (|ΔR| + |ΔG| + |ΔB|) between the RGB pixel at byte offset `a` of
+ * `cur` and the 3 × 3 pixels around byte offset `b` of `other` (rows of `row` bytes; `b` is not on
+ * the frame's border). Stops as soon as it is at most `enough`.
+ */
+function nearestDiff(cur: Uint8Array, a: number, other: Uint8Array, b: number, row: number, enough: number): number {
+  const r = cur[a];
+  const g = cur[a + 1];
+  const bl = cur[a + 2];
+  let best = Infinity;
+  for (let o = b - row - 3; o <= b + row - 3; o += row) {
+    for (let k = o; k <= o + 6; k += 3) {
+      const d = Math.abs(r - other[k]) + Math.abs(g - other[k + 1]) + Math.abs(bl - other[k + 2]);
+      if (d < best) {
+        best = d;
+        if (best <= enough) return best;
+      }
+    }
+  }
+  return best;
+}
+
+/** {@link nearestDiff} on planar YUV frames: luma index `a` of `cur` against the 3 × 3 pixels around luma pixel (x, y) of `other`. */
+function nearestDiffYuv(cur: Uint8Array, a: number, ca: number, other: Uint8Array, x: number, y: number, width: number, pl: Planes, enough: number): number {
+  let best = Infinity;
+  for (let yy = y - 1; yy <= y + 1; yy++) {
+    for (let xx = x - 1; xx <= x + 1; xx++) {
+      const cb = (yy >> pl.cs) * pl.cw + (xx >> pl.cs);
+      const d = rgbDiff(cur[a] - other[yy * width + xx], cur[pl.u + ca] - other[pl.u + cb], cur[pl.v + ca] - other[pl.v + cb]);
+      if (d < best) {
+        best = d;
+        if (best <= enough) return best;
+      }
+    }
+  }
+  return best;
 }
 
 /**
@@ -456,7 +523,7 @@ function motionMaskYuv(
       cnt++;
     }
   }
-  const { T, mxs, mxe } = beginMask(sc, cnt ? acc / cnt : 0, width, sp, sn);
+  const { T, mxs, mxe, nearP, nearN, rowLo, rowHi } = beginMask(sc, cnt ? acc / cnt : 0, width, height, sp, sn);
   const { mask, list, mw, mh } = sc;
   let count = 0;
   // Chroma index step per mask pixel (2 luma pixels).
@@ -466,7 +533,7 @@ function motionMaskYuv(
     const y = my * 2;
     const py = y - sp.dy;
     const ny = y + sn.dy;
-    if (py < 0 || py >= height || ny < 0 || ny >= height) continue;
+    if (py < rowLo.p || py >= rowHi.p || ny < rowLo.n || ny >= rowHi.n) continue;
     const x0 = mxs * 2;
     let a = y * width + x0;
     let b = py * width + x0 - sp.dx;
@@ -490,6 +557,16 @@ function motionMaskYuv(
       dV = vv - next[V + cc];
       if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
       if (rgbDiff(dY, dU, dV) <= T) continue;
+      if (nearP || nearN) {
+        const yy = KY * (yv - 16);
+        const u = uv - 128;
+        const v = vv - 128;
+        if (!isBallColour(clamp255(yy + KRV * v), clamp255(yy - KGU * u - KGV * v), clamp255(yy + KBU * u))) {
+          const x = mx * 2;
+          if (nearP && nearestDiffYuv(cur, a, ca, prev, x - sp.dx, py, width, pl, T) <= T) continue;
+          if (nearN && nearestDiffYuv(cur, a, ca, next, x + sn.dx, ny, width, pl, T) <= T) continue;
+        }
+      }
       const o = rowMask + mx;
       mask[o] = 1;
       list[count++] = o;
