@@ -418,8 +418,9 @@ export function motionMask(
 
 /**
  * Shared set-up of both motion masks: the difference threshold from the sampled noise level,
- * the previous frame's mask cleared, and the mask columns whose shifted neighbours are inside
- * both the previous and the next frame.
+ * the previous frame's mask cleared, whether the previous and the next frame take the 3 × 3 test
+ * (the camera moved between them and this frame), and the mask columns and rows whose shifted
+ * neighbours are inside both frames.
  */
 function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
   for (let k = 0; k < sc.count; k++) sc.mask[sc.list[k]] = 0;
