@@ -38,6 +38,16 @@ function planes(width: number, height: number, fmt: FrameFormat): Planes {
 
 const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
+/** Writes the RGB of one YUV pixel (levels `y`, `u`, `v`; BT.601 limited range) to `out[o..o+2]`. */
+function yuvPixelToRgb(y: number, u: number, v: number, out: Uint8Array | number[], o = 0): void {
+  const yy = KY * (y - 16);
+  const cu = u - 128;
+  const cv = v - 128;
+  out[o] = clamp255(yy + KRV * cv);
+  out[o + 1] = clamp255(yy - KGU * cu - KGV * cv);
+  out[o + 2] = clamp255(yy + KBU * cu);
+}
+
 /** Converts a frame of any {@link FrameFormat} to interleaved RGB (a copy for RGB input). */
 export function toRgb(frame: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): Uint8Array {
   if (fmt === 'rgb24') return frame.slice();
@@ -48,13 +58,7 @@ export function toRgb(frame: Uint8Array, width: number, height: number, fmt: Fra
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const ci = crow + (x >> pl.cs);
-      const yy = KY * (frame[i] - 16);
-      const u = frame[pl.u + ci] - 128;
-      const v = frame[pl.v + ci] - 128;
-      const o = i * 3;
-      out[o] = clamp255(yy + KRV * v);
-      out[o + 1] = clamp255(yy - KGU * u - KGV * v);
-      out[o + 2] = clamp255(yy + KBU * u);
+      yuvPixelToRgb(frame[i], frame[pl.u + ci], frame[pl.v + ci], out, i * 3);
     }
   }
   return out;
@@ -526,6 +530,8 @@ function motionMaskYuv(
   }
   const { T, mxs, mxe, nearP, nearN, rowLo, rowHi } = beginMask(sc, cnt ? acc / cnt : 0, width, height, sp, sn);
   const { mask, list, mw, mh } = sc;
+  /** RGB of the pixel the ball-colour exemption reads. */
+  const px = [0, 0, 0];
   let count = 0;
   // Chroma index step per mask pixel (2 luma pixels).
   const cstep = cs ? 1 : 2;
@@ -559,10 +565,8 @@ function motionMaskYuv(
       if (KY3I * (dY < 0 ? -dY : dY) + KUVI * ((dU < 0 ? -dU : dU) + (dV < 0 ? -dV : dV)) <= TI) continue;
       if (rgbDiff(dY, dU, dV) <= T) continue;
       if (nearP || nearN) {
-        const yy = KY * (yv - 16);
-        const u = uv - 128;
-        const v = vv - 128;
-        if (!isBallColour(clamp255(yy + KRV * v), clamp255(yy - KGU * u - KGV * v), clamp255(yy + KBU * u))) {
+        yuvPixelToRgb(yv, uv, vv, px);
+        if (!isBallColour(px[0], px[1], px[2])) {
           const x = mx * 2;
           if (nearP && nearestDiffYuv(cur, a, ca, prev, x - sp.dx, py, width, pl, T) <= T) continue;
           if (nearN && nearestDiffYuv(cur, a, ca, next, x + sn.dx, ny, width, pl, T) <= T) continue;
@@ -604,12 +608,7 @@ export function extractBlobs(
       return;
     }
     const ci = (y >> pl.cs) * pl.cw + (x >> pl.cs);
-    const yy = KY * (rgb[y * width + x] - 16);
-    const u = rgb[pl.u + ci] - 128;
-    const v = rgb[pl.v + ci] - 128;
-    px[0] = clamp255(yy + KRV * v);
-    px[1] = clamp255(yy - KGU * u - KGV * v);
-    px[2] = clamp255(yy + KBU * u);
+    yuvPixelToRgb(rgb[y * width + x], rgb[pl.u + ci], rgb[pl.v + ci], px);
   };
   const { mask, labels, list, count, mw } = sc;
   const parent: number[] = [0];
