@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GroundTruthClip } from './ground-truth';
-import { groundTruthFile, renderSyntheticGameAtomic, type SynthOptions } from './synth/render';
+import { GENERATOR_VERSION, groundTruthFile, renderSyntheticGameAtomic, type SynthOptions } from './synth/render';
 
 /** One clip of the synthetic benchmark set: fixed seed and options, so every machine renders the same videos. */
 export interface SyntheticBenchClip {
@@ -58,9 +58,17 @@ function heldOutGames(seeds: number[], panningSeed: number): SyntheticBenchClip[
   }));
 }
 
+/** Whether a cached clip's ground truth exists and was written by the current generator version (an older one rendered another game). */
+async function renderedByThisGenerator(gtPath: string): Promise<boolean> {
+  if (!existsSync(gtPath)) return false;
+  const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };
+  return gt.clips[0]?.synthetic?.generator_version === GENERATOR_VERSION;
+}
+
 /**
  * Renders the missing clips of a synthetic set (default: the tuning set) into `dir` (cached:
- * existing videos with their ground truth are reused) and writes `dir/ground_truth.json`.
+ * existing videos with their ground truth from the same generator version are reused; others are
+ * rendered again) and writes `dir/ground_truth.json`.
  * Returns `dir`.
  */
 export async function ensureSyntheticSet(
@@ -73,7 +81,7 @@ export async function ensureSyntheticSet(
   for (const c of set) {
     const video = join(dir, c.name);
     const gtPath = video.replace(/\.mp4$/, '.json');
-    if (!existsSync(video) || !existsSync(gtPath)) {
+    if (!existsSync(video) || !(await renderedByThisGenerator(gtPath))) {
       const t0 = performance.now();
       log(`  rendering synthetic ${c.name} …`);
       await renderSyntheticGameAtomic(c.options, video);

@@ -81,6 +81,31 @@ function ik(a: Vec3, b: Vec3, l1: number, l2: number, bend: Vec3): Vec3 {
   return v3(a.x + ux * along + px * h, a.y + uy * along + py * h, a.z + uz * along + pz * h);
 }
 
+/** Within this floor distance of the ball (m) a player does not shuffle; over the next {@link SHUFFLE_FADE_M} the shuffle fades in. */
+const SHUFFLE_STILL_NEAR_M = 1.0;
+const SHUFFLE_FADE_M = 1.5;
+
+/**
+ * The player as drawn at time `t`: moved sideways by its off-ball shuffle (see the game's
+ * `shuffles`), stepping as it goes. The player itself when it does not shuffle.
+ */
+export function shuffled(p: Player, t: number, ball: Ball): Player {
+  const sh = p.shuffle;
+  // fades out as the ball comes within reach (a pass on its way, a loose ball), so a player
+  // stands where the ball meets its hands
+  const near = Math.hypot(ball.pos.x - p.pos.x, ball.pos.y - p.pos.y);
+  const k = sh.k * Math.min(1, Math.max(0, (near - SHUFFLE_STILL_NEAR_M) / SHUFFLE_FADE_M));
+  if (k <= 0) return p;
+  const w = 2 * Math.PI * sh.hz * t + sh.phase;
+  const side = k * sh.amp * Math.sin(w);
+  // the facing's right-hand vector, as in playerJoints
+  const rx = Math.sin(p.facing);
+  const ry = -Math.cos(p.facing);
+  // the legs step with it: one gait cycle per shuffle, at the shuffle's speed
+  const v = k * sh.amp * 2 * Math.PI * sh.hz * Math.cos(w);
+  return { ...p, pos: { x: p.pos.x + rx * side, y: p.pos.y + ry * side }, vel: { x: p.vel.x + rx * v, y: p.vel.y + ry * v }, stride: p.stride + w };
+}
+
 /** Places a player's joints in world coordinates from its pose, gait and the ball. */
 export function playerJoints(p: Player, ball: Ball, t: number): Joints {
   const H = p.height;
@@ -526,11 +551,12 @@ export class SceneDrawer {
     t: number,
     exposure: number,
   ): void {
-    for (const p of players) this.drawShadow(f, cam, p.pos.x, p.pos.y, 0.42, 0.32, 0.22);
+    const drawn = players.map((p) => shuffled(p, t, ball));
+    for (const p of drawn) this.drawShadow(f, cam, p.pos.x, p.pos.y, 0.42, 0.32, 0.22);
     this.drawShadow(f, cam, ball.pos.x, ball.pos.y, 0.13 + ball.pos.z * 0.03, 0.13 + ball.pos.z * 0.03, Math.max(0.05, 0.3 - ball.pos.z * 0.06));
     const items: DrawItem[] = [];
     for (const h of this.hoops) this.hoopItems(items, f, cam, h, nets[h.index], ball.pos, t, exposure);
-    for (const p of players) {
+    for (const p of drawn) {
       const d = cam.project(p.pos.x, p.pos.y, 1).depth;
       items.push({ depth: d, draw: () => this.drawPlayer(f, cam, p, ball, t, exposure) });
     }

@@ -37,6 +37,11 @@ export interface Player {
   jump: number;
   /** Last pass received: from whom and when. */
   lastPass: { from: string; t: number } | null;
+  /**
+   * Off-ball shuffle (drawn only: the simulation's position is untouched): how much of it shows now
+   * (0–1, eased in and out), and the player's own amplitude (m), rate (Hz) and phase.
+   */
+  shuffle: { k: number; amp: number; hz: number; phase: number };
 }
 
 /** Ball modes: in a player's hands (maybe dribbling), a pass in flight, a shot following its simulation, or loose. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGroundTruth, type GroundTruthClip } from '../ground-truth.js';
 import { probeVideo, runFfmpeg } from '../../media/ffmpeg.js';
+import { shuffled } from './draw.js';
 import { renderSyntheticGame, simulateSyntheticGame, type ScriptEvent } from './render.js';
 
 function checkConsistency(clip: GroundTruthClip): void {
@@ -81,6 +82,40 @@ describe('game simulation (no video)', () => {
     expect(a[8]).toMatchObject({ is_free_throw: true, made: false, points: 0 });
     expect(a[4].distance_m).toBeGreaterThan(4.2);
     expect(a[4].distance_m).toBeLessThan(4.7);
+  });
+
+  it('off-ball players shuffle in live play and stand still for free throws; the shuffle changes no event', () => {
+    const script: ScriptEvent[] = [
+      { kind: 'swish' },
+      { kind: 'free_throw', made: true },
+      { kind: 'rim_out' },
+      { kind: 'free_throw', made: false },
+      { kind: 'three', made: true },
+    ];
+    // per frame: time, and each player's drawn offset from its simulated position (m)
+    const frames: Array<{ t: number; offsets: Map<string, number>; nearBall: Set<string> }> = [];
+    const clip = simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4', (g) => {
+      const offsets = new Map<string, number>();
+      const nearBall = new Set<string>();
+      for (const p of g.players) {
+        const d = shuffled(p, g.t, g.ball);
+        offsets.set(p.id, Math.hypot(d.pos.x - p.pos.x, d.pos.y - p.pos.y));
+        if (Math.hypot(g.ball.pos.x - p.pos.x, g.ball.pos.y - p.pos.y) < 3) nearBall.add(p.id);
+      }
+      frames.push({ t: g.t, offsets, nearBall });
+    });
+    expect(clip.attempts.map((a) => a.is_free_throw)).toEqual([false, true, false, true, false]);
+    for (const a of clip.attempts) {
+      // the second before the release, players away from the ball
+      const window = frames.filter((f) => f.t > a.release_s! - 1 && f.t <= a.release_s!);
+      const moved = new Map<string, number>();
+      for (const f of window) for (const [id, o] of f.offsets) if (!f.nearBall.has(id)) moved.set(id, Math.max(moved.get(id) ?? 0, o));
+      expect(moved.size).toBeGreaterThanOrEqual(3);
+      if (a.is_free_throw) for (const o of moved.values()) expect(o).toBe(0);
+      else expect([...moved.values()].filter((o) => o > 0.05).length).toBeGreaterThanOrEqual(3);
+    }
+    // the shuffle is drawn only: the game it draws is the one simulated without looking at it
+    expect(JSON.stringify(simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4'))).toBe(JSON.stringify(clip));
   });
 
   it('noShots and noHoop clips have no attempts', () => {

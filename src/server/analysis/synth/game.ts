@@ -109,6 +109,21 @@ const OFFENSE_SPOTS: Array<[number, number]> = [
 
 type Gen = Generator<void, void, void>;
 
+/** Seconds for an off-ball shuffle to fade in or out. */
+const SHUFFLE_EASE_S = 0.4;
+
+/**
+ * A player's own off-ball shuffle: amplitude 0.12–0.3 m, 0.45–0.95 side-steps a second, any
+ * phase. Derived from the jersey and the player's index, not drawn from the game's random
+ * stream, so the simulated game (every attempt, pass and rebound) does not depend on it.
+ */
+function shuffleStyle(jersey: string, index: number): { amp: number; hz: number; phase: number } {
+  let h = 2166136261 ^ index;
+  for (const c of `${jersey}#${index}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  const u = (k: number) => (((h >>> (k * 8)) & 0xff) + 0.5) / 256;
+  return { amp: 0.12 + 0.18 * u(0), hz: 0.45 + 0.5 * u(1), phase: 2 * Math.PI * u(2) };
+}
+
 /** Deterministic game simulation. */
 export class Game {
   readonly players: Player[] = [];
@@ -126,6 +141,8 @@ export class Game {
   private readonly director: Gen;
   private offenseTeam: 0 | 1 = 0;
   private needsClear = false;
+  /** Free throws are being set up or taken: everybody waits in place (no off-ball shuffle). */
+  private deadBall = false;
   private readonly bounds: { x: number; y: number };
   private pendingNet: Array<{ t: number; hoop: number; amp: number }> = [];
 
@@ -171,6 +188,7 @@ export class Game {
           poseT: 0,
           jump: 0,
           lastPass: null,
+          shuffle: { k: 0, ...shuffleStyle(jersey, this.players.length) },
         });
       }
       if (team === 1) break;
@@ -275,7 +293,24 @@ export class Game {
         const holding = this.ball.holder === p && this.ball.mode === 'held';
         this.setPose(p, holding && this.ball.dribbling ? 'dribble' : holding ? 'hold' : sp > 0.6 ? 'run' : 'idle');
       }
+      const sh = p.shuffle;
+      const on = this.shuffles(p) ? 1 : 0;
+      sh.k = on > sh.k ? Math.min(on, sh.k + dt / SHUFFLE_EASE_S) : Math.max(on, sh.k - dt / SHUFFLE_EASE_S);
     }
+  }
+
+  /**
+   * Whether a player standing off the ball shuffles in place now: in live play nobody stands frozen (they
+   * shift, check, set their feet — the calm before a free throw is the exception); the ball's
+   * holder and a player about to receive it or shoot keep still (and anyone the ball comes near:
+   * see the drawing's `shuffled`).
+   */
+  private shuffles(p: Player): boolean {
+    if (this.deadBall || p.jump > 0) return false;
+    // a player on the move is not frozen anyway
+    if ((p.pose !== 'idle' && p.pose !== 'defend') || Math.hypot(p.vel.x, p.vel.y) > 1) return false;
+    const b = this.ball;
+    return b.holder !== p && !(b.mode === 'pass' && b.pass?.to === p);
   }
 
   private updateBall(): void {
@@ -681,6 +716,15 @@ export class Game {
   }
 
   private *freeThrows(shooter: Player, madeList: boolean[], finalLive: boolean): Gen {
+    this.deadBall = true;
+    try {
+      yield* this.freeThrowTrip(shooter, madeList, finalLive);
+    } finally {
+      this.deadBall = false;
+    }
+  }
+
+  private *freeThrowTrip(shooter: Player, madeList: boolean[], finalLive: boolean): Gen {
     const off = shooter.team;
     const def = (1 - off) as 0 | 1;
     const h = this.layoutHoop(off);
@@ -724,6 +768,8 @@ export class Game {
       yield* this.shootAndRecover(shooter, kind, true, false);
       const rec = this.attempts[this.attempts.length - 1];
       if (last && finalLive) {
+        // the ball is live again once the last free throw reaches the rim
+        this.deadBall = false;
         for (const p of others) if (Math.abs(p.pos.y) > 1 && Math.abs(p.pos.x - h.rim.x) < 5) this.moveTo(p, { x: p.pos.x, y: p.pos.y * 0.5 }, 3);
         const who: { who: Player | null } = { who: null };
         if (rec.made) {

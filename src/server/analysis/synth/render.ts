@@ -21,8 +21,8 @@ import { Rng } from './prng.js';
 import { createFrame, type Frame, type RGB } from './raster.js';
 import { x264ReferenceArgs } from './x264-cpu.js';
 
-/** Bumped when the same seed and options would render a different game. */
-export const GENERATOR_VERSION = '1';
+/** Bumped when the same seed and options would render a different game or different pixels (2: off-ball players shuffle in live play). */
+export const GENERATOR_VERSION = '2';
 
 export type { ScriptEvent } from './game.js';
 
@@ -303,11 +303,12 @@ class Session {
   }
 
   /** Runs to the end without drawing. */
-  dryRun(): void {
+  dryRun(onFrame?: (game: Game) => void): void {
     while (!this.game.done) {
       this.game.step();
       this.updateCamera();
       this.observe();
+      onFrame?.(this.game);
     }
   }
 }
@@ -397,10 +398,10 @@ function buildClip(s: Session, file: string, frames: number, bytes: number | und
   };
 }
 
-/** Runs the simulation without video and returns the ground truth it would render. */
-export function simulateSyntheticGame(options: SynthOptions, file = 'synthetic.mp4'): GroundTruthClip {
+/** Runs the simulation without video and returns the ground truth it would render; `onFrame` sees the game after every frame (its state is then that frame's). */
+export function simulateSyntheticGame(options: SynthOptions, file = 'synthetic.mp4', onFrame?: (game: Game) => void): GroundTruthClip {
   const s = new Session(resolveOptions(options));
-  s.dryRun();
+  s.dryRun(onFrame);
   return buildClip(s, file, s.game.frame, undefined);
 }
 
