@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GroundTruthClip } from './ground-truth';
-import { GENERATOR_VERSION, groundTruthFile, renderSyntheticGameAtomic, type SynthOptions } from './synth/render';
+import { GENERATOR_VERSION, groundTruthFile, renderSyntheticGameAtomic, resolveOptions, type SynthOptions } from './synth/render';
 
 /** One clip of the synthetic benchmark set: fixed seed and options, so every machine renders the same videos. */
 export interface SyntheticBenchClip {
@@ -58,11 +58,15 @@ function heldOutGames(seeds: number[], panningSeed: number): SyntheticBenchClip[
   }));
 }
 
-/** Whether a cached clip's ground truth exists and was written by the current generator version (an older one rendered another game). */
-async function renderedByThisGenerator(gtPath: string): Promise<boolean> {
+/**
+ * Whether a cached clip's ground truth exists and was written by the current generator version
+ * from the same options (another version, or an option added since, renders another video).
+ */
+async function renderedAsAsked(gtPath: string, options: SynthOptions): Promise<boolean> {
   if (!existsSync(gtPath)) return false;
   const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };
-  return gt.clips[0]?.synthetic?.generator_version === GENERATOR_VERSION;
+  const syn = gt.clips[0]?.synthetic;
+  return syn?.generator_version === GENERATOR_VERSION && JSON.stringify(syn.options) === JSON.stringify(resolveOptions(options));
 }
 
 /**
@@ -81,7 +85,7 @@ export async function ensureSyntheticSet(
   for (const c of set) {
     const video = join(dir, c.name);
     const gtPath = video.replace(/\.mp4$/, '.json');
-    if (!existsSync(video) || !(await renderedByThisGenerator(gtPath))) {
+    if (!existsSync(video) || !(await renderedAsAsked(gtPath, c.options))) {
       const t0 = performance.now();
       log(`  rendering synthetic ${c.name} …`);
       await renderSyntheticGameAtomic(c.options, video);

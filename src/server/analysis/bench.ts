@@ -258,13 +258,23 @@ function augmentTotals(rows: Row[]): void {
 
 type SyntheticSet = 'tuning' | 'held-out' | 'seen';
 
-async function syntheticFolder(which: SyntheticSet): Promise<string | null> {
+/**
+ * Renders (cached) and returns the folder of a synthetic set. With `offBallMotion` the same games
+ * are rendered with off-ball players shuffling in live play, into a folder of their own.
+ */
+async function syntheticFolder(which: SyntheticSet, offBallMotion: boolean): Promise<string | null> {
   if (!existsSync(join(repoRoot, 'src/server/analysis/synth/render.ts'))) return null;
   const mod = await import('./bench-synthetic');
   const log = (l: string) => console.log(l);
-  if (which === 'held-out') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out-3'), log, mod.heldOutBenchSet());
-  if (which === 'seen') return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic-held-out'), log, mod.seenHeldOutBenchSet());
-  return mod.ensureSyntheticSet(join(repoRoot, '.data/bench/synthetic'), log);
+  const [dir, set] =
+    which === 'held-out'
+      ? ['synthetic-held-out-3', mod.heldOutBenchSet()]
+      : which === 'seen'
+        ? ['synthetic-held-out', mod.seenHeldOutBenchSet()]
+        : ['synthetic', mod.syntheticBenchSet()];
+  if (!offBallMotion) return mod.ensureSyntheticSet(join(repoRoot, '.data/bench', dir), log, set);
+  const moving = set.map((c) => ({ ...c, options: { ...c.options, offBallMotion: true } }));
+  return mod.ensureSyntheticSet(join(repoRoot, '.data/bench', `${dir}-off-ball-motion`), log, moving);
 }
 
 async function main(): Promise<void> {
@@ -274,6 +284,7 @@ async function main(): Promise<void> {
   const noSynth = args.includes('--no-synth') || (augment && !args.includes('--synth'));
   const heldOut = args.includes('--held-out');
   const seen = args.includes('--seen');
+  const offBallMotion = args.includes('--off-ball-motion');
   const onlyArg = args.find((a) => a.startsWith('--only='));
   const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : null;
   const filter = only ? (c: GroundTruthClip) => only.some((o) => c.file.includes(o)) : undefined;
@@ -288,13 +299,14 @@ async function main(): Promise<void> {
   console.log(
     `decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p), RGB made ${defaultRgbChain()} (SWISH_RGB_CHAIN=direct|yuv422p|yuv420p), deblocking ${defaultSkipLoopFilter() ? 'skipped' : 'on'} (SWISH_SKIP_LOOP_FILTER=1 skips it)\n`,
   );
+  if (offBallMotion) console.log('synthetic sets rendered with off-ball players shuffling in live play (--off-ball-motion)\n');
   header();
   const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];
   if (!noSynth) sets.push(['synth', 'tuning']);
   if (seen) sets.push(['seen', 'seen']);
   if (heldOut) sets.push(['held', 'held-out']);
   for (const [set, which] of sets) {
-    const synth = await syntheticFolder(which).catch((err: unknown) => {
+    const synth = await syntheticFolder(which, offBallMotion).catch((err: unknown) => {
       console.log(`  (synthetic ${which} set unavailable: ${err instanceof Error ? err.message : String(err)})`);
       return null;
     });

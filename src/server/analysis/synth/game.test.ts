@@ -94,7 +94,7 @@ describe('game simulation (no video)', () => {
     ];
     // per frame: time, and each player's drawn offset from its simulated position (m)
     const frames: Array<{ t: number; offsets: Map<string, number>; nearBall: Set<string> }> = [];
-    const clip = simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4', (g) => {
+    const clip = simulateSyntheticGame({ seed: 31, script, players: 6, offBallMotion: true }, 'x.mp4', (g) => {
       const offsets = new Map<string, number>();
       const nearBall = new Set<string>();
       for (const p of g.players) {
@@ -115,7 +115,16 @@ describe('game simulation (no video)', () => {
       else expect([...moved.values()].filter((o) => o > 0.05).length).toBeGreaterThanOrEqual(3);
     }
     // the shuffle is drawn only: the game it draws is the one simulated without looking at it
-    expect(JSON.stringify(simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4'))).toBe(JSON.stringify(clip));
+    const { offBallMotion: _, ...without } = clip.synthetic!.options;
+    // and without the option nobody is drawn off their simulated spot
+    let offset = 0;
+    const plain = simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4', (g) => {
+      for (const p of g.players) offset = Math.max(offset, Math.hypot(shuffled(p, g.t, g.ball).pos.x - p.pos.x, shuffled(p, g.t, g.ball).pos.y - p.pos.y));
+    });
+    expect(offset).toBe(0);
+    expect(JSON.stringify({ ...plain, synthetic: { ...plain.synthetic, options: without } })).toBe(
+      JSON.stringify({ ...clip, synthetic: { ...clip.synthetic, options: without } }),
+    );
   });
 
   it('noShots and noHoop clips have no attempts', () => {

@@ -73,6 +73,8 @@ export interface GameConfig {
   /** Team i attacks layoutHoops[attack[i]]. */
   attack: [number, number];
   noShots: boolean;
+  /** Off-ball players shuffle in place in live play (see `shuffles`). */
+  offBallMotion: boolean;
   script: ScriptEvent[] | null;
   teamColors: [RGB, RGB];
 }
@@ -306,7 +308,7 @@ export class Game {
    * see the drawing's `shuffled`).
    */
   private shuffles(p: Player): boolean {
-    if (this.deadBall || p.jump > 0) return false;
+    if (!this.cfg.offBallMotion || this.deadBall || p.jump > 0) return false;
     // a player on the move is not frozen anyway
     if ((p.pose !== 'idle' && p.pose !== 'defend') || Math.hypot(p.vel.x, p.vel.y) > 1) return false;
     const b = this.ball;

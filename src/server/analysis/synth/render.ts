@@ -21,8 +21,8 @@ import { Rng } from './prng.js';
 import { createFrame, type Frame, type RGB } from './raster.js';
 import { x264ReferenceArgs } from './x264-cpu.js';
 
-/** Bumped when the same seed and options would render a different game or different pixels (2: off-ball players shuffle in live play). */
-export const GENERATOR_VERSION = '2';
+/** Bumped when the same seed and options would render a different game or different pixels. */
+export const GENERATOR_VERSION = '1';
 
 export type { ScriptEvent } from './game.js';
 
@@ -60,6 +60,11 @@ export interface SynthOptions {
   noHoop?: boolean;
   /** Players dribble and pass (possessions end in steals), nobody shoots. */
   noShots?: boolean;
+  /**
+   * Off-ball players shuffle in place during live play instead of standing frozen (drawn only:
+   * the game and its truth are the same). Off by default until the analyser handles it (README).
+   */
+  offBallMotion?: boolean;
 }
 
 /** Options after defaults, as recorded in the ground truth. */
@@ -81,6 +86,7 @@ export interface ResolvedOptions {
   script: ScriptEvent[] | null;
   noHoop: boolean;
   noShots: boolean;
+  offBallMotion: boolean;
 }
 
 const STATIONARY_VIEWS: ViewPreset[] = ['behind', 'sideline', 'corner45', 'elevated', 'baseline'];
@@ -134,6 +140,7 @@ export function resolveOptions(o: SynthOptions): ResolvedOptions {
     script: o.script ?? null,
     noHoop,
     noShots: noHoop || (o.noShots ?? false),
+    offBallMotion: o.offBallMotion ?? false,
   };
 }
 
@@ -195,6 +202,7 @@ class Session {
         layoutHoops: this.layoutHoops,
         attack: fullCourt ? [0, 1] : [0, 0],
         noShots: opts.noShots,
+        offBallMotion: opts.offBallMotion,
         script: opts.script,
         teamColors: opts.teamColors,
       },
