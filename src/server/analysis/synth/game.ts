@@ -115,7 +115,7 @@ type Gen = Generator<void, void, void>;
 const SHUFFLE_EASE_S = 0.4;
 
 /**
- * A player's own off-ball shuffle: amplitude 0.12–0.3 m, 0.45–0.95 side-steps a second, any
+ * A player's own off-ball shuffle: amplitude 0.12–0.3 m, 0.45–0.95 shuffles (there and back) a second, any
  * phase. Derived from the jersey and the player's index, not drawn from the game's random
  * stream, so the simulated game (every attempt, pass and rebound) does not depend on it.
  */
