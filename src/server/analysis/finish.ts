@@ -677,6 +677,7 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
  */
 export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
   let best: { h: HoopEstimate; score: number } | null = null;
+  const passable: HoopEstimate[] = [];
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
     const near = rims
@@ -689,7 +690,12 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const pl = hoopPlausibility(cand, arcs, persons);
     // a rim is 3.05 m up: a candidate the players under it reach above is no rim
     if (belowHeadHeight(pl)) continue;
+    passable.push(cand);
     if (!best || score > best.score) best = { h: cand, score };
+  }
+  if (best) {
+    const above = hoopAboveLanding(best.h, passable, arcs);
+    if (above) best = { h: above, score: best.score };
   }
   for (const r of rims) {
     const sup = flightSupport(arcs, r.x, r.y, r.w);
@@ -718,6 +724,35 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     };
   }
   return best?.h ?? null;
+}
+
+/** Flights that pass a candidate on their way down to the one below it, enough to say the lower one is where they land (see {@link hoopAboveLanding}). */
+export const FALLS_THROUGH_MIN = 2;
+
+/**
+ * The hoop a chosen candidate `low` is the landing spot of, if any: a candidate among `others`
+ * at least 3 rim widths straight above it (within 1.5 widths sideways) that ≥ {@link FALLS_THROUGH_MIN}
+ * flights pass on their way down before they reach `low`. A ball that drops through a net falls on to
+ * the floor below it, and one that bounces there ends more flights there; with both candidates
+ * supported by more flights than the count saturates at, the landing spot could win on the shape of
+ * its ends (the scripted clip `makes-and-misses`, seed 111, with off-ball players moving: the floor
+ * 0.52 of the frame below the rim, 7 flights against the rim's 10). A ball never falls from the floor up
+ * through a rim, so the one above is the hoop.
+ */
+export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs: Arc[]): HoopEstimate | null {
+  for (const u of others) {
+    const w = Math.max(u.w, low.w);
+    if (u === low || Math.abs(u.x - low.x) >= 1.5 * w || low.y - u.y <= 3 * w) continue;
+    let through = 0;
+    for (const a of arcs) {
+      const passes = a.points.findIndex((q) => q.frame >= a.apexFrame && Math.abs(q.x - u.x) < 1.2 * u.w && Math.abs(q.y - u.y) < u.w);
+      if (passes < 0) continue;
+      const lands = a.points.findIndex((q, k) => k > passes && Math.abs(q.x - low.x) < 1.2 * low.w && q.y > low.y - low.w && q.y < low.y + 0.8 * low.w);
+      if (lands >= 0) through++;
+    }
+    if (through >= FALLS_THROUGH_MIN) return u;
+  }
+  return null;
 }
 
 /** Calm-scene threshold for a free throw when the court geometry is not read (see `sceneCalm`). */

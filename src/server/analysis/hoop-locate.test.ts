@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, flightSupport, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach, wholeRimSeen } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, weakRimsFlightsReach, wholeRimSeen } from './finish';
 import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -96,6 +96,42 @@ describe('hoop plausibility', () => {
     expect(target).not.toBeNull();
     expect(Math.abs(target.x - rim.x)).toBeLessThan(10);
     expect(Math.abs(target.y - rim.y)).toBeLessThan(10);
+  });
+});
+
+describe('a hoop above where its balls land', () => {
+  const w = 16;
+  const rim = { x: 300, y: 90 };
+  const floor = { x: 302, y: 268 };
+  const estimate = (at: { x: number; y: number }, quality: number) => ({ ...at, w, ballR: 4.3, support: 5, quality, confidence: 0.5 });
+  /** A ball dropping from just over the rim straight down through it to the floor (after a make: the net stops it). */
+  const fall = (id: number, f0: number): Arc => {
+    const points: BallCandidate[] = [];
+    for (let t = 0; t <= 20; t++) points.push({ frame: f0 + t, x: rim.x + 0.1 * t, y: rim.y - 20 + 0.5 * t * t, r: 4.3, score: 0.9, ballColour: 0.8 });
+    return { trackId: id, points, trackPoints: points, fit: fitArc(points)!, r: 4.3, gNorm: 0.5 / 4.3, apexFrame: f0, apexY: points[0].y, score: 0.9 };
+  };
+  const shots = Array.from({ length: 6 }, (_, k) => flight(k, 100 * k, 120 + 15 * k, 250, rim.x + (k % 2), rim.y - 2, 50, 28, 4.3));
+  const bounces = Array.from({ length: 5 }, (_, k) => flight(20 + k, 1000 + 100 * k, 230 + 8 * k, 262, floor.x + (k % 2), floor.y - 2, 18, 14, 4.3));
+
+  it('takes the rim, not the floor below it that balls dropping through the net land on', () => {
+    const falls = [fall(40, 2000), fall(41, 2100), fall(42, 2200)];
+    const arcs = [...shots, ...bounces, ...falls];
+    // both are supported by more flights than the count saturates at, so the floor would win on its ends' quality
+    expect(flightSupport(arcs, rim.x, rim.y, w).n).toBeGreaterThanOrEqual(5);
+    expect(flightSupport(arcs, floor.x, floor.y, w).n).toBeGreaterThanOrEqual(5);
+    const target = chooseTarget([estimate(floor, 4.7), estimate(rim, 3.6)], [], arcs)!;
+    expect(target.y).toBe(rim.y);
+    expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(rim, 3.6)], falls)).not.toBeNull();
+    // one fall is not enough to say so
+    expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(rim, 3.6)], falls.slice(0, FALLS_THROUGH_MIN - 1))).toBeNull();
+  });
+
+  it('keeps a lower candidate no flight passes the upper one to reach, and a candidate beside, not above', () => {
+    const arcs = [...shots, ...bounces];
+    expect(chooseTarget([estimate(floor, 4.7), estimate(rim, 3.6)], [], arcs)!.y).toBe(floor.y);
+    const falls = [fall(40, 2000), fall(41, 2100), fall(42, 2200)];
+    const beside = { x: rim.x + 2 * w, y: rim.y };
+    expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(beside, 3.6)], falls)).toBeNull();
   });
 });
 
