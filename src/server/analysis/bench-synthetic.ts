@@ -71,8 +71,8 @@ async function renderedAsAsked(gtPath: string, options: SynthOptions): Promise<b
 
 /**
  * Renders the missing clips of a synthetic set (default: the tuning set) into `dir` (cached:
- * existing videos with their ground truth from the same generator version are reused; others are
- * rendered again) and writes `dir/ground_truth.json`.
+ * existing videos whose ground truth the same generator version wrote from the same options are
+ * reused; others are rendered again) and writes `dir/ground_truth.json`.
  * Returns `dir`.
  */
 export async function ensureSyntheticSet(
