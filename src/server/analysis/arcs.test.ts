@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs } from './arcs';
+import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releaseCuts, releasePoint, splitIntoArcs } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -105,6 +105,25 @@ describe('arcs', () => {
     // two short flights say nothing: the clip stays real time
     expect(gravityWindowScale(fast.slice(0, 2), 30, dims)).toBe(1);
     expect(estimateTimeScale(fast.slice(0, 2), 30)).toBe(1);
+  });
+
+  it('cuts a track where the ball leaves the hands, so the whole flight is one arc', () => {
+    // the shooter's hands carry the ball up ~1 px a frame (with the wobble of a blob on moving arms), then it flies:
+    // 30 frames, 9 px a frame up at first, under the gravity of a real-time clip
+    const r = 4.5;
+    const hold = [0, 1, 3, 4, 5, 8].map((f, k) => cand(f, 300 + (k % 2), 200 - 1.1 * f + (k === 4 ? 2 : 0), r));
+    const flight = throwPoints(8, 30, 300.5, 191.2, 0.3, -9, r);
+    const pts = [...hold, ...flight.slice(1)];
+    expect(releaseCuts(pts)).toEqual([5]);
+    const arcs = splitIntoArcs({ id: 1, points: pts });
+    const whole = arcs.find((a) => a.points[0].frame === 8 && a.points[a.points.length - 1].frame === 37);
+    expect(whole).toBeDefined();
+    expect(isFlightArc(whole!, 30, { width: 640, height: 360 })).toBe(true);
+    // a free flight alone is never cut, not even at its apex where it is slowest
+    expect(releaseCuts(flight)).toEqual([]);
+    // nor a small ball that starts to drift from a standstill under a ball radius a frame (a pixel or two of jitter)
+    const small = [0, 1, 2, 3, 4, 5, 6, 7].map((f) => cand(f, 200 + 1.6 * Math.max(0, f - 5), 100, 2));
+    expect(releaseCuts(small)).toEqual([]);
   });
 
   it('finds the release where the rise began', () => {

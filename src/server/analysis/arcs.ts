@@ -65,13 +65,57 @@ function median(v: number[]): number {
   return s.length ? s[s.length >> 1] : 0;
 }
 
+/** Below this speed (ball radii per frame) over the two steps before a point, the ball may still be in the hands (see {@link releaseCuts}). */
+export const HELD_SPEED = 0.8;
+/** How many times faster the two steps after a release are than those before it, at least (see {@link releaseCuts}). */
+export const RELEASE_SPEED_UP = 3;
+/**
+ * And how fast they are at least (ball radii per frame): a small ball's position jitters by a
+ * pixel or so, which from a near standstill is "3 times faster" (a 240p copy of a real clip was
+ * cut in mid-flight, and lost its hoop, with no such floor).
+ */
+export const RELEASE_MIN_SPEED = 1;
+
+/**
+ * Points of a track where a ball that moved slowly (carried in the hands: under {@link HELD_SPEED}
+ * ball radii a frame over the two steps before) flies off at least {@link RELEASE_SPEED_UP} times
+ * faster, and at least {@link RELEASE_MIN_SPEED} ball radii a frame, over the two steps after: a release. A parabola fitted across one bends a little to take
+ * both parts, so the first frames of the flight went with the hands, and what was left of the
+ * flight could fail as one (the scripted `cases-25` at 24.8 s rendered with moving off-ball
+ * players: its track starts a third of a second before the release). A free flight never speeds
+ * up so suddenly, not even from its apex.
+ */
+export function releaseCuts(pts: BallCandidate[]): number[] {
+  const speed = (i: number) => Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) / Math.max(1, pts[i].frame - pts[i - 1].frame);
+  const cuts: number[] = [];
+  for (let k = 2; k < pts.length - 1; k++) {
+    const before = Math.max(speed(k - 1), speed(k));
+    const after = Math.min(speed(k + 1), k + 2 < pts.length ? speed(k + 2) : Infinity);
+    if (before < HELD_SPEED * pts[k].r && after > Math.max(RELEASE_SPEED_UP * before, RELEASE_MIN_SPEED * pts[k].r)) cuts.push(k);
+  }
+  return cuts;
+}
+
 /**
  * Splits a track into maximal runs that each fit one parabola within a tolerance tied to the
  * ball size. A rim or backboard contact, a catch or a bounce breaks the parabola, so each
- * flight comes out as its own arc.
+ * flight comes out as its own arc. The track is first cut where the ball leaves the hands
+ * ({@link releaseCuts}); the pieces share their cut point, as consecutive arcs share theirs.
  */
 export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
   const pts = track.points;
+  const arcs: Arc[] = [];
+  let from = 0;
+  for (const cut of [...releaseCuts(pts), pts.length - 1]) {
+    arcs.push(...parabolaRuns(track, from, cut + 1, minPoints));
+    from = cut;
+  }
+  return arcs;
+}
+
+/** The arcs of `track.points[lo, hi)`: grown from the left while one parabola fits (see {@link splitIntoArcs}). */
+function parabolaRuns(track: Track, lo: number, hi: number, minPoints: number): Arc[] {
+  const pts = track.points.slice(lo, hi);
   const arcs: Arc[] = [];
   let start = 0;
   while (start <= pts.length - minPoints) {
@@ -105,7 +149,7 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
     arcs.push({
       trackId: track.id,
       points: seg,
-      trackPoints: pts,
+      trackPoints: track.points,
       fit: fit!,
       r,
       gNorm: fit!.c / Math.max(1, r),
