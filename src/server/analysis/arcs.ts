@@ -79,9 +79,9 @@ export const RELEASE_MIN_SPEED = 1;
 /**
  * Points of a track where a ball that moved slowly (carried in the hands: under {@link HELD_SPEED}
  * ball radii a frame over the two steps before) flies off at least {@link RELEASE_SPEED_UP} times
- * faster, and at least {@link RELEASE_MIN_SPEED} ball radii a frame, over the two steps after: a release. A parabola fitted across one bends a little to take
- * both parts, so the first frames of the flight went with the hands, and what was left of the
- * flight could fail as one (the scripted `cases-25` at 24.8 s rendered with moving off-ball
+ * faster, and at least {@link RELEASE_MIN_SPEED} ball radii a frame, over the two steps after: a
+ * release. A parabola fitted across one bends a little to take both parts, so the first frames of
+ * the flight went with the hands, and what was left of the flight could fail as one (the scripted `cases-25` at 24.8 s rendered with moving off-ball
  * players: its track starts a third of a second before the release). A free flight never speeds
  * up so suddenly, not even from its apex.
  */
