@@ -619,6 +619,13 @@ function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { wi
   };
 }
 
+/** Whether a ball at `q` is at a rim centred on (x, y), `w` wide: within 1.2 widths across, from 1 width above to 0.8 below. */
+function atRim(q: { x: number; y: number }, x: number, y: number, w: number): boolean {
+  const dx = (q.x - x) / w;
+  const dy = (q.y - y) / w;
+  return Math.abs(dx) < 1.2 && dy > -1.0 && dy < 0.8;
+}
+
 /**
  * Flights that come down through (or are headed into) the rim zone of a candidate hoop; and the median ball radius on them near the hoop.
  * A flight that ends falling above the rim level, within `reach` rim widths across, is followed on its parabola (≤ 20 frames);
@@ -637,9 +644,7 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
     let hit = false;
     for (const q of p) {
       if (q.frame < a.apexFrame) continue;
-      const dx = (q.x - x) / w;
-      const dy = (q.y - y) / w;
-      if (Math.abs(dx) < 1.2 && dy > -1.0 && dy < 0.8) {
+      if (atRim(q, x, y, w)) {
         hit = true;
         break;
       }
@@ -747,7 +752,7 @@ export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs
     for (const a of arcs) {
       const passes = a.points.findIndex((q) => q.frame >= a.apexFrame && Math.abs(q.x - u.x) < 1.2 * u.w && Math.abs(q.y - u.y) < u.w);
       if (passes < 0) continue;
-      const lands = a.points.findIndex((q, k) => k > passes && Math.abs(q.x - low.x) < 1.2 * low.w && q.y > low.y - low.w && q.y < low.y + 0.8 * low.w);
+      const lands = a.points.findIndex((q, k) => k > passes && atRim(q, low.x, low.y, low.w));
       if (lands >= 0) through++;
     }
     if (through >= FALLS_THROUGH_MIN) return u;
