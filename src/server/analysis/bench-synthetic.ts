@@ -59,14 +59,16 @@ function heldOutGames(seeds: number[], panningSeed: number): SyntheticBenchClip[
 }
 
 /**
- * Whether a cached clip's ground truth exists and was written by the current generator version
- * from the same options (another version, or an option added since, renders another video).
+ * A cached clip's ground truth, when it exists and was written by the current generator version
+ * from the same options (another version, or an option added since, renders another video); null
+ * otherwise.
  */
-async function renderedAsAsked(gtPath: string, options: SynthOptions): Promise<boolean> {
-  if (!existsSync(gtPath)) return false;
-  const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };
-  const syn = gt.clips[0]?.synthetic;
-  return syn?.generator_version === GENERATOR_VERSION && JSON.stringify(syn.options) === JSON.stringify(resolveOptions(options));
+async function cachedClip(gtPath: string, options: SynthOptions): Promise<GroundTruthClip | null> {
+  if (!existsSync(gtPath)) return null;
+  const clip = (JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
+  const syn = clip?.synthetic;
+  const asked = syn?.generator_version === GENERATOR_VERSION && JSON.stringify(syn.options) === JSON.stringify(resolveOptions(options));
+  return asked ? clip : null;
 }
 
 /**
@@ -85,14 +87,14 @@ export async function ensureSyntheticSet(
   for (const c of set) {
     const video = join(dir, c.name);
     const gtPath = video.replace(/\.mp4$/, '.json');
-    if (!existsSync(video) || !(await renderedAsAsked(gtPath, c.options))) {
+    let clip = existsSync(video) ? await cachedClip(gtPath, c.options) : null;
+    if (!clip) {
       const t0 = performance.now();
       log(`  rendering synthetic ${c.name} …`);
-      await renderSyntheticGameAtomic(c.options, video);
+      clip = await renderSyntheticGameAtomic(c.options, video);
       log(`  rendered ${c.name} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
-    const gt = JSON.parse(await readFile(gtPath, 'utf8')) as { clips: GroundTruthClip[] };
-    clips.push({ ...gt.clips[0], file: c.name });
+    clips.push({ ...clip, file: c.name });
   }
   await writeFile(join(dir, 'ground_truth.json'), JSON.stringify(groundTruthFile(clips), null, 1));
   return dir;
