@@ -119,7 +119,10 @@ describe('game simulation (no video)', () => {
     // and without the option nobody is drawn off their simulated spot
     let offset = 0;
     const plain = simulateSyntheticGame({ seed: 31, script, players: 6 }, 'x.mp4', (g) => {
-      for (const p of g.players) offset = Math.max(offset, Math.hypot(shuffled(p, g.t, g.ball).pos.x - p.pos.x, shuffled(p, g.t, g.ball).pos.y - p.pos.y));
+      for (const p of g.players) {
+        const d = shuffled(p, g.t, g.ball);
+        offset = Math.max(offset, Math.hypot(d.pos.x - p.pos.x, d.pos.y - p.pos.y));
+      }
     });
     expect(offset).toBe(0);
     expect(JSON.stringify({ ...plain, synthetic: { ...plain.synthetic, options: without } })).toBe(
