@@ -126,6 +126,23 @@ describe('arcs', () => {
     expect(releaseCuts(small)).toEqual([]);
   });
 
+  it('cuts at the release when the blob of the rising ball jitters from one frame to the next', () => {
+    // measured (the scripted clip `made`, seed 101, with off-ball players moving): the hands' blob comes up fast, stops
+    // with the ball at the release (frames 134–138), then the ball rises 11.3 then 6.7 px a frame, the blob merged with
+    // the hands for a frame; the slower step alone is just under 3 times the hold's fastest step, the two together are 9
+    const p = (frame: number, x: number, y: number, r: number) => cand(frame, x, y, r);
+    const pts = [
+      p(131, 469.17, 179.61, 3.39), p(133, 477.79, 168.03, 4.65), p(134, 482.7, 154.1, 3.57), p(135, 481.7, 152.1, 2.52),
+      p(138, 483.0, 147.83, 5.53), p(139, 484.02, 136.58, 5.64), p(140, 484.16, 129.88, 6.08), p(141, 484.0, 123.5, 5.53),
+      p(142, 484.1, 120.7, 3.57), p(143, 486.5, 107.7, 2.52), p(144, 483.07, 103.07, 2.99),
+    ];
+    expect(releaseCuts(pts)).toEqual([4]);
+    expect(splitIntoArcs({ id: 1, points: pts }).some((a) => a.points[0].frame === 138 && a.points[a.points.length - 1].frame === 144)).toBe(true);
+    // a ball standing still whose blob jumps for one frame and comes back did not fly off
+    const blip = [0, 1, 2, 3, 4, 5, 6].map((f) => cand(f, 200 + (f === 4 ? 8 : 0), 100, 4));
+    expect(releaseCuts(blip)).toEqual([]);
+  });
+
   it('finds the release where the rise began', () => {
     const hold = [cand(0, 100, 300), cand(1, 100, 300), cand(2, 101, 299)];
     const flight = throwPoints(3, 20, 102, 296, 6, -10);
