@@ -317,11 +317,40 @@ export const TRACKED_REACH = 5;
 export const TRACKED_FOLLOW_S = 1.2;
 
 /**
+ * How far (a factor, either way) a tracked rim's width may be from the width the ball's size gives (see
+ * {@link trackedGoals}). The rim's appearance measures it 0.5–2.1 times that on true hoops: narrow where a part of
+ * the rim is read (seed 540: 12 px against 16.5, 1.84 times), wide where the rim's orange run joins the board's red
+ * lower edge beside it (seed 970, a broadcast view with a shaking camera: 28–38 px against 18, 2.0–2.1 times, which
+ * lost 4 of the game's 11 shots under the 1.8 asked before run version 22). Floor strips and the board's painted
+ * square measure 3.1–4.2 times.
+ */
+export const TRACKED_RIM_SIZE_FIT = 2.2;
+
+/** Samples, all at rim score ≥ {@link SOLID_RIM_SCORE}, and size fit (a factor) of a rim track that needs no flight (see {@link solidRim}). */
+export const SOLID_RIM_SAMPLES = 4;
+export const SOLID_RIM_SCORE = 0.95;
+export const SOLID_RIM_SIZE_FIT = 1.5;
+
+/**
+ * A tracked rim that is a hoop without any flight seen coming down into it: read in ≥ {@link SOLID_RIM_SAMPLES}
+ * samples, every one scoring ≥ {@link SOLID_RIM_SCORE} (a net hanging under it and a board over it), within a factor
+ * {@link SOLID_RIM_SIZE_FIT} of the width the ball gives. An air ball misses the rim, so when it is the only shot
+ * while a hoop is tracked no shot-like flight comes down into that rim (seeds 965, 966 and 978 at 83.9, 44.3 and
+ * 117.9 s: air balls from 1.4, 5.8 and 7.4 m, their rims read in 10–13 samples at score 1.0 and 1.22–1.34 times the
+ * ball's width): the hoop was dropped and the shot with it. Lines on the floor that bounce passes drop onto read as
+ * rims too, but not with a net and a board on every sample.
+ */
+export function solidRim(t: RimTrack, sizeFit: number): boolean {
+  return t.obs.length >= SOLID_RIM_SAMPLES && t.obs.every((o) => o.score >= SOLID_RIM_SCORE) && sizeFit < Math.log(SOLID_RIM_SIZE_FIT);
+}
+
+/**
  * One goal per tracked hoop of a panning camera, in the re-anchored stabilised frame, valid while
  * the track lasts (± 1.5 s): its rim is where the tracked rim sits, its ball size comes from
- * flights ending there. Tracks whose rim is far too small or too large for the ball, or that no
- * shot-like flight reaches from above (peaking at least {@link TRACKED_APEX_OVER_RIM} rim widths
- * over the rim; lines on the floor look like rims too, and bounce passes drop onto them), are
+ * flights ending there. Tracks whose rim is far too small or too large for the ball (a factor
+ * {@link TRACKED_RIM_SIZE_FIT}), or that no shot-like flight reaches from above (peaking at least
+ * {@link TRACKED_APEX_OVER_RIM} rim widths over the rim; lines on the floor look like rims too, and
+ * bounce passes drop onto them) unless the rim is seen whole throughout ({@link solidRim}), are
  * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay
  * at about one height). A flight lost on its way down (the camera swinging, the ball against the
  * crowd) counts when its parabola, followed on from up to {@link TRACKED_REACH} rim widths across,
@@ -361,7 +390,7 @@ export function trackedGoals(
     // the rim the ball's blob merges with the rim, board and net (seed 540 at 88–101 s: 5.9 px there, 4.8 over the clip,
     // true 4.4), and with a rim measured narrow (12 px, true 16.5) a true hoop was 1.84 times off and dropped with two shots
     const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(w / (2 * RIM_OVER_BALL * rr)))));
-    if (sizeFit > Math.log(1.8) || sup.n === 0) continue;
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(t, sizeFit))) continue;
     const score = t.obs.reduce((a, o) => a + o.score, 0) / t.obs.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
