@@ -306,6 +306,13 @@ describe('shot placement', () => {
     actions = pair.map(action);
     placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, rim], moving: true });
     expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    // a panning camera's hoop tracked in pieces: the two free throws at two goals at one place are a pair, at two hoops not
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, { ...rim, x: rim.x + 0.5 * rim.w, id: 1 }], moving: true });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, { ...rim, x: rim.x + 20 * rim.w, id: 1 }], moving: true });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
     // too long apart: not a pair
     const apart = [detection(ft, false), detection(later(ft, Math.round((FT_PAIR_MAX_GAP_S + 3) * 30)), true)];
     actions = apart.map(action);

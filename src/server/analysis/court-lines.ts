@@ -729,6 +729,16 @@ export const FT_PAIR_CALM = 0.25;
 export const FT_PAIR_CALM_MOVING = 0.75;
 
 /**
+ * Whether two shots' rims are one hoop: the same goal, or goals within 1.5 rim widths of each other (stabilised
+ * pixels). A panning camera's hoop is often tracked in pieces, each its own goal, and a pair of free throws taken
+ * 5 s apart was split across two of them (seed 974 at 98.2 and 103.9 s); a fixed camera's goals are distinct hoops.
+ */
+export function oneHoop(a: { x: number; y: number; w: number; id: number }, b: { x: number; y: number; w: number; id: number }): boolean {
+  const w = Math.max(a.w, b.w);
+  return a.id === b.id || (Math.abs(a.x - b.x) < 1.5 * w && Math.abs(a.y - b.y) < 1.5 * w);
+}
+
+/**
  * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
  * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
  * before the release, relative to the clip's median; a free throw is taken while everybody waits).
@@ -745,7 +755,7 @@ export function placeShots(
   opts: {
     /** Reads the court again with the camera on the given side of the board (see {@link CameraSide}). */
     refit?: (side: 'court' | 'behind') => CourtFit | null;
-    /** Per shot, its target rim (stabilised px) and the hoop's id. */
+    /** Per shot, its target rim (stabilised px) and the hoop's id (see {@link oneHoop}). */
     rims?: Array<{ x: number; y: number; w: number; id: number }>;
     /** The camera moves (panning): its motion mask is never calm. */
     moving?: boolean;
@@ -791,7 +801,7 @@ export function placeShots(
     if (loc && loc.ftSpotDistance !== null) return loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
     return calm[i] < FT_CALM_ALONE;
   });
-  const paths = shots.map((s, i) => (i > 0 && rims && rims[i].id === rims[i - 1].id ? flightPathDistance(shots[i - 1], s, rims[i], fps) : null));
+  const paths = shots.map((s, i) => (i > 0 && rims && oneHoop(rims[i], rims[i - 1]) ? flightPathDistance(shots[i - 1], s, rims[i], fps) : null));
   const gaps = shots.map((s, i) => (i > 0 ? ((s.releaseFrame - shots[i - 1].rimFrame) / fps) * timeScale : null));
   // two attempts in a row from the same spot, a few seconds apart, while the scene waits: a pair of free throws
   const notFt = (i: number) => {

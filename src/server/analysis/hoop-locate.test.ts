@@ -300,16 +300,16 @@ describe('tracked hoops of a panning camera', () => {
     // was dropped with a bank-out and a rim-in. Against the clip's ball it is 1.5 times off. A rim read narrower still
     // (9 px) is 2.46 times off against the ball at the rim, beyond TRACKED_RIM_SIZE_FIT, and 2.0 against the clip's.
     const rw = 12;
-    const t12 = { obs: [40, 70, 100, 130].map((index) => ({ index, x: 400, y: 100, w: 9, score: 1 })) };
+    const t9 = { obs: [40, 70, 100, 130].map((index) => ({ index, x: 400, y: 100, w: 9, score: 1 })) };
     const atRim = flight(7, 60, 330, 160, 400, 97, 3 * rw, 24, 5.9);
     const others = [250, 290, 330].map((f0, k) => flight(8 + k, f0, 100, 250, 300, 150, 50, 24, 4.8));
-    expect(trackedGoals([t12], path, [atRim], 30, { width: 640, height: 360 })).toHaveLength(0);
-    const goals = trackedGoals([t12], path, [atRim, ...others], 30, { width: 640, height: 360 });
+    expect(trackedGoals([t9], path, [atRim], 30, { width: 640, height: 360 })).toHaveLength(0);
+    const goals = trackedGoals([t9], path, [atRim, ...others], 30, { width: 640, height: 360 });
     expect(goals).toHaveLength(1);
     // the hoop keeps the ball measured at its rim (the shot rules' ball-size test)
     expect(goals[0].h.ballR).toBeCloseTo(5.9, 5);
     // a rim that fits neither ball is still dropped
-    const t7 = { obs: t12.obs.map((o) => ({ ...o, w: 7 })) };
+    const t7 = { obs: t9.obs.map((o) => ({ ...o, w: 7 })) };
     expect(trackedGoals([t7], path, [atRim, ...others], 30, { width: 640, height: 360 })).toHaveLength(0);
   });
 

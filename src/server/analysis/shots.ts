@@ -721,7 +721,7 @@ export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, 
  * flights of ball-like blobs (net edges, heads, the board's corners) reach the hoop; true attempts are followed
  * over longer flights (measured: false shots 0.24–0.55, true ones ≥ 0.86 but for one air ball at 0.20). Run version
  * 22, over the 18 development panning games and the panning games of the tuning, seen and held-out sets (both
- * renders): the candidates under 0.6 no other shot took are false up to 0.45 and true from 0.50; two rim-outs at 0.58
+ * renders): the candidates from 0.4 to 0.6 no other shot took are false up to 0.45 and true from 0.50; two rim-outs at 0.58
  * and 0.59 (seeds 972 at 11.3 s and 962 at 55.7 s) were dropped at 0.6. The bound sits just over the highest false
  * shot ever measured.
  */
