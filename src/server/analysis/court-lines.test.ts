@@ -302,10 +302,16 @@ describe('shot placement', () => {
     actions = pair.map(action);
     placeShots(actions, pair, null, [0.15, 0.6], 30, 1, { rims: [rim, rim] });
     expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
-    // a moving camera's scene is never calm: the looser bound
+    // a moving camera's scene is never calm: the looser bound (the second throw of seed 963's pair at 0.88)
     actions = pair.map(action);
     placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, rim], moving: true });
     expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.29, 0.88], 30, 1, { rims: [rim, rim], moving: true });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.29, 1.0], 30, 1, { rims: [rim, rim], moving: true });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
     // a panning camera's hoop tracked in pieces: the two free throws at two goals at one place are a pair, at two hoops not
     actions = pair.map(action);
     placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, { ...rim, x: rim.x + 0.5 * rim.w, id: 1 }], moving: true });
