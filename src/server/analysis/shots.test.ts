@@ -823,7 +823,8 @@ describe('rebound rise (cameras looking down)', () => {
   });
 
   it('calls missed a make whose ball rose again at the rim, keeps the others', () => {
-    const shots = [0.58, 0.93, 0.13, 0, 0.34].map((rise) => {
+    // held-206 (an elevated tripod view): rim-outs bounced up 0.335 and 0.348 off the rim, its makes rose at most 0.20
+    const shots = [0.58, 0.93, 0.13, 0, 0.335, 0.348, 0.2].map((rise) => {
       const s = at(100);
       s.evidence.riseAfterRim = rise;
       return s;
@@ -832,9 +833,9 @@ describe('rebound rise (cameras looking down)', () => {
     seenBelow.evidence.riseAfterRim = 1;
     seenBelow.droppedThrough = true;
     reboundRiseVeto([...shots, seenBelow], 30, 1);
-    expect(shots.map((s) => s.made)).toEqual([false, false, true, true, true]);
+    expect(shots.map((s) => s.made)).toEqual([false, false, true, true, false, false, true]);
     expect(seenBelow.made).toBe(true);
-    expect(REBOUND_RISE_MISSED).toBeGreaterThan(0.13);
+    expect(REBOUND_RISE_MISSED).toBeGreaterThan(0.2);
   });
 });
 

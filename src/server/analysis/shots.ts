@@ -1200,15 +1200,19 @@ function setKind(s: ShotDetection, fps: number, timeScale: number): void {
   else s.kind = 'unknown';
 }
 
-/** A make whose ball rose again at the rim by this much (rim widths, `riseAfterRim`) bounced off it (cameras looking down). */
-export const REBOUND_RISE_MISSED = 0.35;
+/**
+ * A make whose ball rose again at the rim by this much (rim widths, `riseAfterRim`) bounced off it (cameras looking
+ * down). 0.35 up to run version 22; held-206 (an elevated tripod view) had two rim-outs that sat on the rim for 25–28
+ * frames and bounced up 0.335 and 0.348 called made, while its makes rose at most 0.20.
+ */
+export const REBOUND_RISE_MISSED = 0.3;
 
 /**
  * Cameras looking down on the rim (elevated views): a rim-out that bounces off the rim and falls in front of or
  * behind the net crosses the net-bottom level inside the rim span in the image, and its net may swing too (the
  * ball brushes it), so crossing and net swing call it made. Its path says otherwise: after rim arrival it went up
- * again (`riseAfterRim` 0.35–1.8 rim widths on the rim-outs and bank-outs measured) where a ball that drops
- * through the net only falls (≤ 0.13 on the makes measured). A make with such a rise is called missed.
+ * again (`riseAfterRim` 0.33–1.8 rim widths on the rim-outs and bank-outs measured) where a ball that drops
+ * through the net only falls (≤ 0.20 on the makes measured). A make with such a rise is called missed.
  */
 export function reboundRiseVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
   for (const s of shots) {
