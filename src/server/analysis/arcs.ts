@@ -90,12 +90,12 @@ export const RELEASE_MIN_SPEED = 1;
  * under 3 times it. Taken together, a one-frame jump of a ball standing still does not count.
  */
 export function releaseCuts(pts: BallCandidate[]): number[] {
-  const speed = (i: number) => Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) / Math.max(1, pts[i].frame - pts[i - 1].frame);
+  // px a frame from point i to point j
+  const pace = (i: number, j: number) => Math.hypot(pts[j].x - pts[i].x, pts[j].y - pts[i].y) / Math.max(1, pts[j].frame - pts[i].frame);
   const cuts: number[] = [];
   for (let k = 2; k < pts.length - 1; k++) {
-    const before = Math.max(speed(k - 1), speed(k));
-    const j = Math.min(k + 2, pts.length - 1);
-    const after = Math.hypot(pts[j].x - pts[k].x, pts[j].y - pts[k].y) / Math.max(1, pts[j].frame - pts[k].frame);
+    const before = Math.max(pace(k - 2, k - 1), pace(k - 1, k));
+    const after = pace(k, Math.min(k + 2, pts.length - 1));
     if (before < HELD_SPEED * pts[k].r && after > Math.max(RELEASE_SPEED_UP * before, RELEASE_MIN_SPEED * pts[k].r)) cuts.push(k);
   }
   return cuts;
