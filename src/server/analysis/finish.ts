@@ -334,9 +334,9 @@ export const SOLID_RIM_NARROWER = 1.5;
 
 /**
  * A tracked rim that is a hoop without any flight seen coming down into it: read in ≥ {@link SOLID_RIM_SAMPLES}
- * samples, every one scoring ≥ {@link SOLID_RIM_SCORE} (a net hanging under it and a board over it), its width
- * (`w`, the track's median) from {@link SOLID_RIM_NARROWER} times narrower to {@link TRACKED_RIM_SIZE_FIT} times wider
- * than the ball (`ballR`) gives. An air ball misses the rim, so when it is the only shot while a hoop is tracked no
+ * samples, every one scoring ≥ {@link SOLID_RIM_SCORE} (a net hanging under it and a board over it), its width (the
+ * track's median, over the width the clip's ball gives: `widthOverBall`) from {@link SOLID_RIM_NARROWER} times narrower
+ * to {@link TRACKED_RIM_SIZE_FIT} times wider. An air ball misses the rim, so when it is the only shot while a hoop is tracked no
  * shot-like flight comes down into that rim (seeds 965, 966 and 978 at 83.9, 44.3 and 117.9 s: air balls from 1.4,
  * 5.8 and 7.4 m, their rims read in 10–13 samples at score 1.0 and 1.22–1.34 times the ball's width); nor did the
  * flights of a swish from 1.9 m and a rim-in from 2.6 m (seeds 970 and 976 at 52.1 and 114.6 s; rims read 1.77 and
@@ -345,9 +345,13 @@ export const SOLID_RIM_NARROWER = 1.5;
  * is a fragment (the smallest runs taken are 8 px): such tracks, at half the ball's width, took that air ball of seed
  * 965 from its rim and called it made when they were let in.
  */
-export function solidRim(t: RimTrack, w: number, ballR: number): boolean {
-  const k = w / (2 * RIM_OVER_BALL * ballR);
-  return t.obs.length >= SOLID_RIM_SAMPLES && t.obs.every((o) => o.score >= SOLID_RIM_SCORE) && k > 1 / SOLID_RIM_NARROWER && k < TRACKED_RIM_SIZE_FIT;
+export function solidRim(t: RimTrack, widthOverBall: number): boolean {
+  return (
+    t.obs.length >= SOLID_RIM_SAMPLES &&
+    t.obs.every((o) => o.score >= SOLID_RIM_SCORE) &&
+    widthOverBall > 1 / SOLID_RIM_NARROWER &&
+    widthOverBall < TRACKED_RIM_SIZE_FIT
+  );
 }
 
 /**
@@ -395,8 +399,9 @@ export function trackedGoals(
     // the ball measured on the supporting flights near the rim, or over all shot-like flights, whichever fits better: near
     // the rim the ball's blob merges with the rim, board and net (seed 540 at 88–101 s: 5.9 px there, 4.8 over the clip,
     // true 4.4), and with a rim measured narrow (12 px, true 16.5) a true hoop was 1.84 times off and dropped with two shots
-    const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(w / (2 * RIM_OVER_BALL * rr)))));
-    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(t, w, ballR))) continue;
+    const widthOver = (rr: number) => w / (2 * RIM_OVER_BALL * rr);
+    const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(widthOver(rr)))));
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(t, widthOver(ballR)))) continue;
     const score = t.obs.reduce((a, o) => a + o.score, 0) / t.obs.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
