@@ -3,7 +3,7 @@ import { checkPathOnSamples } from './path-check';
 import { normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
-import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
+import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
 import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
@@ -733,8 +733,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
     const pl = hoopPlausibility(cand, arcs, persons);
-    // a rim is 3.05 m up: a candidate the players under it reach above is no rim
-    if (belowHeadHeight(pl)) continue;
+    // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim
+    if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
     passable.push(cand);
     if (!best || score > best.score) best = { h: cand, score };
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
 import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen } from './finish';
-import { belowHeadHeight, hoopPlausibility, locateHoopsFromArcs, type PersonBox } from './hoop-locate';
+import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
 function flight(id: number, f0: number, x0: number, y0: number, x1: number, y1: number, rise: number, n = 24, r = 5): Arc {
@@ -96,6 +96,59 @@ describe('hoop plausibility', () => {
     expect(target).not.toBeNull();
     expect(Math.abs(target.x - rim.x)).toBeLessThan(10);
     expect(Math.abs(target.y - rim.y)).toBeLessThan(10);
+  });
+});
+
+describe('a candidate inside the players', () => {
+  // Measured on the darkened copy of the augment clip with moving off-ball players (seed 121): the limbs' flights
+  // ended at the hips of two far players (5 ends, 4 flights reaching it), the rim got one flight; 7 sightings of the
+  // players covered the cluster, 3 stood under it.
+  const w = 16;
+  const hips = { x: 205, y: 269 };
+  const rim = { x: 388, y: 150 };
+  /** `n` frames of a player whose box covers (x, y): feet 1.2 rim widths below it, 4.2 widths tall. */
+  const around = (x: number, y: number, n: number) => standing(x, y + 1.2 * w, 4.2 * w, n);
+
+  it('counts the sightings of a rim-depth size that cover the candidate, and asks at least as many as stand under it', () => {
+    const p = hoopPlausibility({ ...hips, w }, [], [...around(hips.x, hips.y, 7), ...standing(hips.x, hips.y + 6 * w, 4.2 * w, 3)]);
+    expect(p.covering).toBe(7);
+    expect(p.persons).toBe(3);
+    expect(insidePlayers(p)).toBe(true);
+    // people much bigger or smaller than a person at the candidate's depth do not count
+    expect(hoopPlausibility({ ...hips, w }, [], [...standing(hips.x, hips.y + 2 * w, 10 * w, 20), ...standing(hips.x, hips.y + 0.5 * w, 1.5 * w, 20)]).covering).toBe(0);
+    // a few frames of a player rising at the rim (a dunk, a layup) against the players under it: a rim still
+    const rimP = hoopPlausibility({ ...rim, w }, [], [...around(rim.x, rim.y, 5), ...standing(rim.x, rim.y + 6.3 * w, 4.2 * w, 40)]);
+    expect(rimP.covering).toBe(5);
+    expect(insidePlayers(rimP)).toBe(false);
+    // too few sightings say nothing
+    expect(insidePlayers(hoopPlausibility({ ...hips, w }, [], around(hips.x, hips.y, MIN_COVERING - 1)))).toBe(false);
+  });
+
+  it('passes over a cluster of flight ends inside the players for the rim that fewer flights reach', () => {
+    const arcs: Arc[] = [];
+    for (let k = 0; k < 5; k++) arcs.push(flight(k, 100 * k, hips.x - 30 + 8 * k, hips.y - 10, hips.x + (k % 2), hips.y, 14, 12, 4.1));
+    arcs.push(flight(9, 900, 300, 240, rim.x, rim.y - 2, 60, 28, 4.1));
+    const est = (at: { x: number; y: number }, support: number) => ({ ...at, w, ballR: 4.1, support, quality: support, confidence: 0.5 });
+    const persons = [...around(hips.x, hips.y, 7), ...standing(hips.x, hips.y + 6 * w, 4.2 * w, 3), ...standing(rim.x, rim.y + 6.3 * w, 4.2 * w, 60)];
+    const seenRim = { x: rim.x - 4, y: rim.y - 8, w: 0.6 * w, score: 0.46 };
+    // without the people the hips win on their flights
+    expect(chooseTarget([est(hips, 5), est(rim, 1)], [seenRim], arcs)!.x).toBe(hips.x);
+    const target = chooseTarget([est(hips, 5), est(rim, 1)], [seenRim], arcs, persons)!;
+    expect(target.x).toBe(seenRim.x);
+    expect(target.y).toBe(seenRim.y);
+  });
+
+  it('does not ask it of a candidate with a rim seen there', () => {
+    const arcs = Array.from({ length: 3 }, (_, k) => flight(k, 100 * k, 250 + 10 * k, 260, rim.x + (k % 2), rim.y - 2, 60, 28, 4.1));
+    // players rising at the rim cover it more often than anyone stands under it (a clip of dunks)
+    const persons = around(rim.x, rim.y, 12);
+    const est = { ...rim, w, ballR: 4.1, support: 3, quality: 3, confidence: 0.5 };
+    expect(insidePlayers(hoopPlausibility(est, arcs, persons))).toBe(true);
+    const target = chooseTarget([est], [{ x: rim.x + 1, y: rim.y - 1, w, score: 0.9 }], arcs, persons);
+    expect(target).not.toBeNull();
+    expect(target!.x).toBe(rim.x + 1);
+    // known from flights alone, the same candidate is dropped
+    expect(chooseTarget([est], [], arcs, persons)).toBeNull();
   });
 });
 
