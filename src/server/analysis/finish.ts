@@ -721,7 +721,7 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
  * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
  */
 export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
-  let best: { h: HoopEstimate; score: number } | null = null;
+  let best: { h: HoopEstimate; score: number; n: number } | null = null;
   const passable: HoopEstimate[] = [];
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
@@ -736,11 +736,11 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
     passable.push(cand);
-    if (!best || score > best.score) best = { h: cand, score };
+    if (!best || score > best.score) best = { h: cand, score, n: sup.n };
   }
   if (best) {
     const above = hoopAboveLanding(best.h, passable, arcs);
-    if (above) best = { h: above, score: best.score };
+    if (above) best = { h: above, score: best.score, n: best.n };
   }
   for (const r of rims) {
     const sup = flightSupport(arcs, r.x, r.y, r.w);
@@ -748,6 +748,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const sizeFit = Math.abs(Math.log(r.w / expectedW));
     const sizeOk = sizeFit < Math.log(1.8);
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
+    // a rim no flight comes down into is the hoop of a scene where nobody shoots at it: not one a flight-supported candidate's flights go past
+    if (sup.n === 0 && best && best.n > 0) continue;
     // Flights that end just beside a visible rim (behind an opaque board, seen from the baseline) point at that rim.
     const beside = fromArcs.filter((h) => Math.hypot(h.x - r.x, h.y - r.y) < 2.5 * r.w && h.w < 1.5 * r.w);
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
@@ -756,6 +758,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const pl = hoopPlausibility(r, arcs, persons);
     if (belowHeadHeight(pl)) continue;
     best = {
+      n: sup.n,
       h: {
         x: r.x,
         y: r.y,

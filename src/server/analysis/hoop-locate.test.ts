@@ -99,6 +99,28 @@ describe('hoop plausibility', () => {
   });
 });
 
+describe('a rim no flight comes down into', () => {
+  // Measured on the 25 fps copy of the real clip `45degree-2x` (played 2× fast): 2 shots come down at (439, 109), where
+  // the rim is too blurred to be read; a pink balcony of a building at the frame's top left reads as a rim (score 0.82)
+  // that no flight reaches. On its score alone (2.5 × 0.82 = 2.04) it beat the flights' place (0.6 × 2 + 0.3 × 1.7 =
+  // 1.71), and the clip lost its 3 shots.
+  const place = { x: 439, y: 109, w: 32.8, ballR: 8.7, support: 2, quality: 1.7, confidence: 0.67 };
+  const balcony = { x: 38, y: 62, w: 19.7, score: 0.82 };
+  const shots = [flight(1, 0, 236, 120, place.x, place.y - 3, 70, 24, 8.7), flight(2, 100, 290, 110, place.x + 2, place.y - 2, 60, 24, 8.7)];
+
+  it('does not beat the place the flights come down into', () => {
+    expect(flightSupport(shots, balcony.x, balcony.y, balcony.w).n).toBe(0);
+    expect(flightSupport(shots, place.x, place.y, place.w).n).toBe(2);
+    const target = chooseTarget([place], [balcony], shots)!;
+    expect(target.x).toBe(place.x);
+    expect(target.y).toBe(place.y);
+  });
+
+  it('is still the hoop of a scene where nobody shoots', () => {
+    expect(chooseTarget([], [balcony], [])).toMatchObject({ x: balcony.x, y: balcony.y, support: 0 });
+  });
+});
+
 describe('a candidate inside the players', () => {
   // Measured on the darkened copy of the augment clip with moving off-ball players (seed 121): the limbs' flights
   // ended at the hips of two far players (5 ends, 4 flights reaching it), the rim got one flight; 7 sightings of the
