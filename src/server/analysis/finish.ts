@@ -780,7 +780,10 @@ export const FALLS_THROUGH_MIN = 2;
 /**
  * The hoop a chosen candidate `low` is the landing spot of, if any: a candidate among `others`
  * at least 3 rim widths straight above it (within 1.5 widths sideways) that ≥ {@link FALLS_THROUGH_MIN}
- * flights pass on their way down before they reach `low`. A ball that drops through a net falls on to
+ * flights pass on their way down before they reach `low`, or that every flight coming down to `low`
+ * passed first (run version 26: a clip of one shot whose ball dropped through the net on to the
+ * floor, the real `FreeThrow` upscaled to 1080p or turned 3°, had one flight end at the rim and the
+ * same ball's fall end on the floor, one flight each, and the floor came first). A ball that drops through a net falls on to
  * the floor below it, and one that bounces there ends more flights there; with both candidates
  * supported by more flights than the count saturates at, the landing spot could win on the shape of
  * its ends (the scripted clip `makes-and-misses`, seed 111, with off-ball players moving: the floor
@@ -792,13 +795,15 @@ export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs
     const w = Math.max(u.w, low.w);
     if (u === low || Math.abs(u.x - low.x) >= 1.5 * w || low.y - u.y <= 3 * w) continue;
     let through = 0;
+    let landing = 0;
     for (const a of arcs) {
+      if (a.points.some((q) => q.frame >= a.apexFrame && atRim(q, low.x, low.y, low.w))) landing++;
       const passes = a.points.findIndex((q) => q.frame >= a.apexFrame && Math.abs(q.x - u.x) < 1.2 * u.w && Math.abs(q.y - u.y) < u.w);
       if (passes < 0) continue;
       const lands = a.points.findIndex((q, k) => k > passes && atRim(q, low.x, low.y, low.w));
       if (lands >= 0) through++;
     }
-    if (through >= FALLS_THROUGH_MIN) return u;
+    if (through >= FALLS_THROUGH_MIN || (through > 0 && through === landing)) return u;
   }
   return null;
 }

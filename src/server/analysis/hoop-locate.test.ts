@@ -197,8 +197,8 @@ describe('a hoop above where its balls land', () => {
     const target = chooseTarget([estimate(floor, 4.7), estimate(rim, 3.6)], [], arcs)!;
     expect(target.y).toBe(rim.y);
     expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(rim, 3.6)], falls)).not.toBeNull();
-    // one fall is not enough to say so
-    expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(rim, 3.6)], falls.slice(0, FALLS_THROUGH_MIN - 1))).toBeNull();
+    // one fall is not enough to say so while other flights (the bounces) land there without passing the rim
+    expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(rim, 3.6)], [...bounces, ...falls.slice(0, FALLS_THROUGH_MIN - 1)])).toBeNull();
   });
 
   it('keeps a lower candidate no flight passes the upper one to reach, and a candidate beside, not above', () => {
@@ -207,6 +207,18 @@ describe('a hoop above where its balls land', () => {
     const falls = [fall(40, 2000), fall(41, 2100), fall(42, 2200)];
     const beside = { x: rim.x + 2 * w, y: rim.y };
     expect(hoopAboveLanding(estimate(floor, 4.7), [estimate(beside, 3.6)], falls)).toBeNull();
+  });
+
+  it('takes the rim of a one-shot clip whose only flight to the floor came through it', () => {
+    // The real `FreeThrow` upscaled to 1080p (and turned 3°): one shot, its flight ending at the rim and the ball's
+    // fall through the net ending on the floor, one flight each and the same quality; the floor came first.
+    const one = (at: { x: number; y: number }) => ({ ...at, w, ballR: 4.3, support: 1, quality: 1, confidence: 0.33 });
+    const arcs = [shots[0], fall(40, 2000)];
+    expect(flightSupport(arcs, floor.x, floor.y, w).n).toBe(1);
+    expect(hoopAboveLanding(one(floor), [one(rim)], arcs)).not.toBeNull();
+    expect(chooseTarget([one(floor), one(rim)], [], arcs)!.y).toBe(rim.y);
+    // a second flight coming down to the floor elsewhere (a bounce pass) leaves the floor's flights not all through the rim
+    expect(hoopAboveLanding(one(floor), [one(rim)], [...arcs, bounces[0]])).toBeNull();
   });
 });
 
