@@ -748,8 +748,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const sizeFit = Math.abs(Math.log(r.w / expectedW));
     const sizeOk = sizeFit < Math.log(1.8);
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
-    // a rim no flight comes down into is the hoop of a scene where nobody shoots at it: not one a flight-supported candidate's flights go past
-    if (sup.n === 0 && best && best.n > 0) continue;
+    // a rim no flight comes down into is the hoop of a scene where nobody shoots at it, not of one where flights come down elsewhere
+    if (sup.n === 0 && best && best.n >= NO_FLIGHT_RIM_LOSES_TO) continue;
     // Flights that end just beside a visible rim (behind an opaque board, seen from the baseline) point at that rim.
     const beside = fromArcs.filter((h) => Math.hypot(h.x - r.x, h.y - r.y) < 2.5 * r.w && h.w < 1.5 * r.w);
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
@@ -773,6 +773,14 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   }
   return best?.h ?? null;
 }
+
+/**
+ * Flights coming down into the chosen candidate that a rim read no flight comes down into does not beat (run version
+ * 25). Two, not one: the scripted clip `bank` (seed 103) with moving players has its rim read whole (score 1.0) but
+ * no flight into it (the shot's track is lost at its apex against the board), and a rebound's flight of quality 0.6 —
+ * one flight, let through at a lower quality bound — would take the hoop from it.
+ */
+export const NO_FLIGHT_RIM_LOSES_TO = 2;
 
 /** Flights that pass a candidate on their way down to the one below it, enough to say the lower one is where they land (see {@link hoopAboveLanding}). */
 export const FALLS_THROUGH_MIN = 2;
