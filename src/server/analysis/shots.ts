@@ -1122,12 +1122,13 @@ export function classifyMake(
       conf = 0.55;
       ev.decidedBy = 'sightings';
     } else if (!Number.isNaN(ev.entryOffset)) {
-      // Nothing of the ball read after the rim (no crossing, no flight away from it, too few sightings to call): missed.
-      // A make drops through the net, where the ball is seen; a ball lost at the rim bounced off it out of sight. Until
-      // run version 24 the incoming parabola's extrapolation decided (within 0.6 rim half-widths of the centre: made):
-      // right on 13 of 24 such shots of the cached synthetic, development and scripted clips and on 1 of 2 of the real
-      // clips' transformed copies. 25 of those 26 were misses (rim-outs, a bank-out); the one make was called missed
-      // either way (its parabola came in 6.4 half-widths off).
+      // Nothing of the ball read after the rim (no crossing, no flight away from it, too few sightings to call), its way
+      // in read down to the rim's level: missed. A make drops through the net, where the ball is seen; a ball lost at the
+      // rim bounced off it out of sight. Before run version 24 the incoming parabola's aim decided (within 0.6 rim
+      // half-widths of the centre: made): right on 13 of 24 such shots of the cached synthetic, development and scripted
+      // clips and on 1 of 2 of the real clips' transformed copies. 25 of those 26 were misses (rim-outs, a bank-out); the
+      // one make was called missed either way (its parabola came in 6.4 half-widths off). A way in that never comes
+      // down to the rim's level (no `entryOffset`) leaves the call open, as before.
       made = false;
       conf = 0.5;
       ev.decidedBy = 'unseen-after-rim';
