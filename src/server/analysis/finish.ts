@@ -736,7 +736,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
     passable.push(cand);
-    if (!best || score > best.score) best = { h: cand, score, n: sup.n };
+    // the flights that count against a rim no flight reaches are shots: one of them peaked well over this candidate
+    if (!best || score > best.score) best = { h: cand, score, n: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
   }
   if (best) {
     const above = hoopAboveLanding(best.h, passable, arcs);
@@ -781,6 +782,13 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
  * one flight, let through at a lower quality bound — would take the hoop from it.
  */
 export const NO_FLIGHT_RIM_LOSES_TO = 2;
+/**
+ * …and one of those flights peaked at least this many rim widths over the candidate (`hoopPlausibility`'s `rises`;
+ * run version 28): they are shots, not passes. The end-to-end clip with no shots (seed 4) has its rim read (0.77) and
+ * no flight into it, and two passes caught at chest height, peaking 0.75 rim widths over their end, took the hoop
+ * and made a shot of a pass; the shots of the 25 fps `45degree-2x` peak 2.15 over theirs.
+ */
+export const NO_FLIGHT_RIM_SHOT_RISE = 1.5;
 
 /** Flights that pass a candidate on their way down to the one below it, enough to say the lower one is where they land (see {@link hoopAboveLanding}). */
 export const FALLS_THROUGH_MIN = 2;

@@ -118,6 +118,16 @@ describe('a rim no flight comes down into', () => {
 
   it('is still the hoop of a scene where nobody shoots', () => {
     expect(chooseTarget([], [balcony], [])).toMatchObject({ x: balcony.x, y: balcony.y, support: 0 });
+    // The end-to-end clip with no shots (seed 4): its rim read (0.77) gets no flight, and two passes caught at chest
+    // height come down into one place, peaking 0.75 rim widths over it. They are passes, not shots: the rim stays.
+    const rim = { x: 492, y: 85.5, w: 8, score: 0.77 };
+    const catchAt = { x: 68, y: 191, w: 31.4, ballR: 8.4, support: 1, quality: 1, confidence: 0.33 };
+    const passes = [flight(1, 0, 210, 180, catchAt.x, catchAt.y - 2, 0.75 * catchAt.w, 12, 8.4), flight(2, 60, 200, 185, catchAt.x + 3, catchAt.y, 0.7 * catchAt.w, 12, 8.4)];
+    expect(flightSupport(passes, catchAt.x, catchAt.y, catchAt.w).n).toBe(2);
+    expect(chooseTarget([catchAt], [rim], passes)).toMatchObject({ x: rim.x, y: rim.y });
+    // the same place with shots peaking 2 rim widths over it takes the hoop
+    const lobs = passes.map((a, k) => flight(1 + k, 60 * k, 210 - 10 * k, 180, catchAt.x + 3 * k, catchAt.y - 2, 2 * catchAt.w, 24, 8.4));
+    expect(chooseTarget([catchAt], [rim], lobs)).toMatchObject({ x: catchAt.x, y: catchAt.y });
   });
 });
 
