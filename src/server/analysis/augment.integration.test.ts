@@ -29,7 +29,7 @@ const MIN_FOUND: Record<string, number> = { mirror: 4, dark: 5, lowres: 4, crf35
 /**
  * Found attempts each copy may call wrong (measured at run version 24: none but one on crf35). The rim-out at 9.2 s
  * loses sight of the ball at the rim on the mirror, dark and lowres copies (no crossing, no flight away, no sightings
- * to call) and a ball lost at the rim is called missed; until run version 24 the incoming parabola's aim decided and
+ * to call) and a ball lost at the rim is called missed; before run version 24 the incoming parabola's aim decided and
  * called it made there (one wrong each). crf35: its rim scores under the appearance cut, and since the hoop choice
  * takes a weak rim that the flights come down into (`finish.ts#weakRimsFlightsReach`) its target is on the rim
  * instead of 3 rim widths under it: 5 attempts found instead of 3; its make at 22.5 s is seen only falling into

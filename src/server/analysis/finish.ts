@@ -721,7 +721,8 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
  * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
  */
 export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
-  let best: { h: HoopEstimate; score: number; n: number } | null = null;
+  // shotsIn: the flights coming down into the candidate that count against a rim no flight reaches (NO_FLIGHT_RIM_LOSES_TO)
+  let best: { h: HoopEstimate; score: number; shotsIn: number } | null = null;
   const passable: HoopEstimate[] = [];
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
@@ -737,11 +738,11 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
     passable.push(cand);
     // the flights that count against a rim no flight reaches are shots: one of them peaked well over this candidate
-    if (!best || score > best.score) best = { h: cand, score, n: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
+    if (!best || score > best.score) best = { h: cand, score, shotsIn: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
   }
   if (best) {
     const above = hoopAboveLanding(best.h, passable, arcs);
-    if (above) best = { h: above, score: best.score, n: best.n };
+    if (above) best = { ...best, h: above };
   }
   for (const r of rims) {
     const sup = flightSupport(arcs, r.x, r.y, r.w);
@@ -750,7 +751,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const sizeOk = sizeFit < Math.log(1.8);
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
     // a rim no flight comes down into is the hoop of a scene where nobody shoots at it, not of one where flights come down elsewhere
-    if (sup.n === 0 && best && best.n >= NO_FLIGHT_RIM_LOSES_TO) continue;
+    if (sup.n === 0 && best && best.shotsIn >= NO_FLIGHT_RIM_LOSES_TO) continue;
     // Flights that end just beside a visible rim (behind an opaque board, seen from the baseline) point at that rim.
     const beside = fromArcs.filter((h) => Math.hypot(h.x - r.x, h.y - r.y) < 2.5 * r.w && h.w < 1.5 * r.w);
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
@@ -759,7 +760,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const pl = hoopPlausibility(r, arcs, persons);
     if (belowHeadHeight(pl)) continue;
     best = {
-      n: sup.n,
+      shotsIn: sup.n,
       h: {
         x: r.x,
         y: r.y,
