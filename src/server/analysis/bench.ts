@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuSeconds } from '../../bench/cpu';
@@ -6,11 +6,20 @@ import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { defaultFrameFormat, defaultRgbChain, defaultSkipLoopFilter } from './decode';
-import { analyseVideo } from './index';
+import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache';
+import { analyseVideo, extractVideo, finishExtracted } from './index';
+import { defaultPoolSize } from './pool';
 import { scoreClip, type ClipScore } from './scoring';
-import type { AnalysisResult, ShotAction } from './types';
+import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
 
 const verbose = process.argv.includes('--verbose');
+
+/** The value of `--name=value`, `fallback` for a bare `--name`, undefined when absent. */
+function option(name: string, fallback?: string): string | undefined {
+  const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!arg) return undefined;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : fallback;
+}
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -28,6 +37,8 @@ interface Row {
   /** Of `cpuS`, the CPU seconds of the child processes (ffmpeg's decode chain, ffprobe). */
   childCpuS: number;
   analysisRes: string;
+  /** The features came from the cache (`--features`): no speed figures. */
+  cached: boolean;
 }
 
 /**
@@ -79,6 +90,53 @@ function printShots(clip: GroundTruthClip, res: AnalysisResult, score: ClipScore
   console.log(`    hoops: ${hoops.join('; ') || 'none'} outcome ${res.outcome}`);
 }
 
+/** Where `--features` keeps extracted videos (see feature-cache.ts), or null without it. */
+let featureDir: string | null = null;
+/** Where `--evidence` writes one JSON line per true and per detected shot, or null without it. */
+let evidenceFile: string | null = null;
+
+/**
+ * Analyses one clip; with `--features`, the extraction comes from (or goes to) the cache.
+ * `cached` says it came from it: its CPU and wall figures are then the finish's alone.
+ */
+async function analyseClip(file: string, options: AnalysisOptions): Promise<{ res: AnalysisResult; cached: boolean }> {
+  if (!featureDir) return { res: await analyseVideo(file, options), cached: false };
+  const key = featureCacheKey(file, defaultPoolSize());
+  const hit = await loadExtracted(featureDir, key);
+  const x = hit ?? (await extractVideo(file));
+  if (!hit) await storeExtracted(featureDir, key, x);
+  return { res: await finishExtracted(x, options), cached: hit !== null };
+}
+
+/** `--evidence`: per true shot its detection (or none), per false detection the detection, each with the evidence its made/missed call read. */
+function writeEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
+  if (!evidenceFile) return;
+  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const byDet = new Map(score.pairs.map(([i, j]) => [j, i]));
+  const matchedTruth = new Set(score.pairs.map(([i]) => i));
+  const lines: string[] = [];
+  shots.forEach((d, j) => {
+    const i = byDet.get(j);
+    const t = i === undefined ? null : clip.attempts[i];
+    lines.push(
+      JSON.stringify({
+        set,
+        clip: clip.file,
+        rim_t: d.rim_t,
+        made: d.made,
+        free_throw: d.is_free_throw,
+        truth: t && { rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null },
+        result: t === null ? 'false' : t.made === d.made ? 'right' : 'wrong',
+        evidence: res.makeEvidence?.[j] ?? null,
+      }),
+    );
+  });
+  clip.attempts.forEach((t, i) => {
+    if (!matchedTruth.has(i)) lines.push(JSON.stringify({ set, clip: clip.file, truth: { rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null }, result: 'lost' }));
+  });
+  if (lines.length) appendFileSync(evidenceFile, `${lines.join('\n')}\n`);
+}
+
 async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c: GroundTruthClip) => boolean): Promise<void> {
   const gt = await loadGroundTruth(join(folder, 'ground_truth.json'));
   for (const clip of gt.clips) {
@@ -91,11 +149,12 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     const t0 = performance.now();
     const c0 = cpuSeconds();
     // The session says how many play (num_players); the synthetic clips know it.
-    const res = await analyseVideo(file, clip.synthetic ? { numPlayers: Number(clip.synthetic.options.players) } : {});
+    const { res, cached } = await analyseClip(file, clip.synthetic ? { numPlayers: Number(clip.synthetic.options.players) } : {});
     const cpuS = cpuSince(c0);
     const childCpuS = childCpuSince(c0);
     const wallS = (performance.now() - t0) / 1000;
-    const bare = await bareDecode(file);
+    // A cached clip's figures are the finish's alone: no decode to compare them with.
+    const bare = cached ? { wallS: NaN, cpuS: NaN } : await bareDecode(file);
     const score = scoreClip(clip, res);
     const row: Row = {
       set,
@@ -107,11 +166,13 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
       cpuS,
       decodeCpuS: bare.cpuS,
       childCpuS,
-      analysisRes: res.stats ? `${res.stats.analysisWidth}x${res.stats.analysisHeight}@${Math.round(res.stats.analysisFps)}` : '',
+      analysisRes: res.stats ? `${res.stats.analysisWidth}x${res.stats.analysisHeight}@${Math.round(res.stats.analysisFps)}${cached ? ' (cached)' : ''}` : '',
+      cached,
     };
     rows.push(row);
     printRow(row);
     if (verbose) printShots(clip, res, score);
+    writeEvidence(set, clip, res, score);
   }
 }
 
@@ -172,11 +233,7 @@ function printRow(r: Row): void {
       pct(s.idTracks, s.idPlayers).padStart(4),
       pct(s.idPure, s.idShots).padStart(4),
       pct(s.idCohesive, s.idShots).padStart(4),
-      (r.duration / r.wallS).toFixed(1).padStart(4),
-      (r.wallS / r.decodeS).toFixed(2).padStart(7),
-      (r.cpuS / r.duration).toFixed(3).padStart(5),
-      (r.cpuS / r.decodeCpuS).toFixed(2).padStart(7),
-      (r.childCpuS / r.decodeCpuS).toFixed(2).padStart(5),
+      ...speedCells([r]),
       r.analysisRes,
     ].join('  '),
   );
@@ -187,11 +244,6 @@ function total(set: string, rows: Row[]): void {
   if (!rs.length) return;
   const sum = (f: (s: ClipScore) => number) => rs.reduce((a, r) => a + f(r.score), 0);
   const dur = rs.reduce((a, r) => a + r.duration, 0);
-  const wall = rs.reduce((a, r) => a + r.wallS, 0);
-  const dec = rs.reduce((a, r) => a + r.decodeS, 0);
-  const cpu = rs.reduce((a, r) => a + r.cpuS, 0);
-  const decCpu = rs.reduce((a, r) => a + r.decodeCpuS, 0);
-  const childCpu = rs.reduce((a, r) => a + r.childCpuS, 0);
   console.log(
     [
       set.padEnd(6),
@@ -209,13 +261,24 @@ function total(set: string, rows: Row[]): void {
       pct(sum((s) => s.idTracks), sum((s) => s.idPlayers)).padStart(4),
       pct(sum((s) => s.idPure), sum((s) => s.idShots)).padStart(4),
       pct(sum((s) => s.idCohesive), sum((s) => s.idShots)).padStart(4),
-      (dur / wall).toFixed(1).padStart(4),
-      (wall / dec).toFixed(2).padStart(7),
-      (cpu / dur).toFixed(3).padStart(5),
-      (cpu / decCpu).toFixed(2).padStart(7),
-      (childCpu / decCpu).toFixed(2).padStart(5),
+      ...speedCells(rs),
     ].join('  '),
   );
+}
+
+/** The speed columns (xRT, xDecode, cpu/s, xDecCPU, ffCPU) over the rows analysed from the video; dashes when all came from the cache. */
+function speedCells(rows: Row[]): string[] {
+  const rs = rows.filter((r) => !r.cached);
+  const sum = (f: (r: Row) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const [dur, wall, dec, cpu, decCpu] = [sum((r) => r.duration), sum((r) => r.wallS), sum((r) => r.decodeS), sum((r) => r.cpuS), sum((r) => r.decodeCpuS)];
+  const cells = [
+    (dur / wall).toFixed(1),
+    (wall / dec).toFixed(2),
+    (cpu / dur).toFixed(3),
+    (cpu / decCpu).toFixed(2),
+    (sum((r) => r.childCpuS) / decCpu).toFixed(2),
+  ];
+  return (rs.length ? cells : cells.map(() => '-')).map((c, i) => c.padStart([4, 7, 5, 7, 5][i]));
 }
 
 /** `--augment`: per variant and per transform family, the totals of the transformed copies (with the untransformed clips as `original`). */
@@ -300,6 +363,13 @@ async function main(): Promise<void> {
     `decode chain: ${defaultFrameFormat()} frames (SWISH_DECODE_CHAIN=rgb24|yuv444p|yuv420p), RGB made ${defaultRgbChain()} (SWISH_RGB_CHAIN=direct|yuv422p|yuv420p), deblocking ${defaultSkipLoopFilter() ? 'skipped' : 'on'} (SWISH_SKIP_LOOP_FILTER=1 skips it)\n`,
   );
   if (offBallMotion) console.log('synthetic sets rendered with off-ball players shuffling in live play (--off-ball-motion)\n');
+  featureDir = option('features', join(repoRoot, '.data/bench/features')) ?? null;
+  if (featureDir) {
+    featureDir = resolve(featureDir);
+    console.log(`extracted features cached in ${featureDir} (--features): a cached clip is only finished, and has no speed figures\n`);
+  }
+  evidenceFile = option('evidence') ?? null;
+  if (evidenceFile) writeFileSync(evidenceFile, '');
   header();
   const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];
   if (!noSynth) sets.push(['synth', 'tuning']);

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeVideo } from '../media/ffmpeg';
+import { probeVideo, type VideoProbe } from '../media/ffmpeg';
 import { chooseGeometry, type DecodeGeometry } from './decode';
 import { extractFeatures, type ExtractResult } from './extract';
 import type { FinishOutput } from './finish';
@@ -24,21 +24,50 @@ export async function analyseVideo(
   path: string,
   options: AnalysisOptions & { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
 ): Promise<AnalysisResult> {
-  const t0 = performance.now();
   const { onProgress, signal, ...opts } = options;
-  const probe = await probeVideo(path, { signal });
+  const extracted = await extractVideo(path, { signal, onProgress: onProgress ? (f) => onProgress(0.95 * f) : undefined });
+  const res = await finishExtracted(extracted, opts);
+  onProgress?.(1);
+  return res;
+}
+
+/** A video after extraction, the costly part of an analysis: what the finishing stages read (see `feature-cache.ts`). */
+export interface ExtractedVideo {
+  probe: VideoProbe;
+  geo: DecodeGeometry;
+  frames: number;
+  extractMs: number;
+  task: FinishTaskInput;
+}
+
+/** Extraction alone: the decode and the per-frame work, in the shared worker pool. */
+export async function extractVideo(
+  path: string,
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+): Promise<ExtractedVideo> {
+  const t0 = performance.now();
+  const probe = await probeVideo(path, { signal: options.signal });
   const geo = chooseGeometry(probe);
   const pool = acquireSharedPool();
   try {
-    const extracted = await extractFeatures(path, geo, pool, {
-      durationSeconds: probe.durationSeconds,
-      signal,
-      onProgress: onProgress ? (f) => onProgress(0.95 * f) : undefined,
-    });
+    const extracted = await extractFeatures(path, geo, pool, { durationSeconds: probe.durationSeconds, signal: options.signal, onProgress: options.onProgress });
+    return { probe, geo, frames: extracted.frameCount, extractMs: performance.now() - t0, task: finishTaskInput(path, probe, geo, extracted, {}) };
+  } finally {
+    releaseSharedPool();
+  }
+}
+
+/**
+ * The finishing stages of an extracted video (hoop, flights, shots, makes, players, the jersey
+ * reads) in a worker of the shared pool. `wallMs` counts the extraction too.
+ */
+export async function finishExtracted(x: ExtractedVideo, options: AnalysisOptions = {}): Promise<AnalysisResult> {
+  const { probe, geo } = x;
+  const pool = acquireSharedPool();
+  try {
     const t1 = performance.now();
-    const fin = await pool.run<FinishOutput>({ kind: 'finish', input: finishTaskInput(path, probe, geo, extracted, opts) });
-    onProgress?.(1);
-    const t2 = performance.now();
+    const fin = await pool.run<FinishOutput>({ kind: 'finish', input: { ...x.task, options } });
+    const finishMs = performance.now() - t1;
     return {
       runVersion: ANALYSER_RUN_VERSION,
       outcome: fin.outcome,
@@ -47,15 +76,16 @@ export async function analyseVideo(
       balls: fin.balls,
       hoops: fin.hoops,
       clusters: fin.clusters,
+      makeEvidence: fin.evidence,
       stats: {
         analysisWidth: geo.width,
         analysisHeight: geo.height,
         analysisFps: geo.fps,
-        frames: extracted.frameCount,
+        frames: x.frames,
         timeScale: fin.timeScale,
-        wallMs: t2 - t0,
-        extractMs: t1 - t0,
-        finishMs: t2 - t1,
+        wallMs: x.extractMs + finishMs,
+        extractMs: x.extractMs,
+        finishMs,
         detector: false,
       },
     };

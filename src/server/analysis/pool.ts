@@ -29,6 +29,11 @@ interface Pending {
   recycle?: (buffers: ArrayBuffer[]) => void;
 }
 
+/** Workers of a pool by default: one per core, at most 2. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 /**
  * A small pool of analysis workers (default: one per core, at most 2) so that the per-frame image
  * work never runs on the web server's main thread. Tasks go to the least busy worker.
@@ -40,7 +45,7 @@ export class WorkerPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(size = Math.max(1, Math.min(2, availableParallelism()))) {
+  constructor(size = defaultPoolSize()) {
     for (let i = 0; i < size; i++) {
       const w = startWorker();
       w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string; recycle?: ArrayBuffer[] }) => {

@@ -1,3 +1,5 @@
+import type { FinishOutput } from './finish';
+
 /** Session options that steer the analyser (all optional; defaults suit a pickup game). */
 export interface AnalysisOptions {
   sessionType?: 'solo' | '1v1' | '2v2' | '3v3' | '4v4' | '5v5';
@@ -159,6 +161,8 @@ export interface AnalysisResult {
   clusters: ClusterRecord[];
   /** Diagnostics (not an artifact): analysis geometry, estimated speed-up, per-stage timings. */
   stats?: AnalysisStats;
+  /** Diagnostics (not an artifact): what each shot's made/missed call read, in the order of the shot actions. */
+  makeEvidence?: FinishOutput['evidence'];
 }
 
 /** Diagnostics of a run. */
