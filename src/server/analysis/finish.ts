@@ -551,10 +551,21 @@ const BOARD_X_M = -0.375;
 /** The rim's centre above its net's top edge, in rim widths (baseline views from behind the board: 0.13–0.22). */
 export const RIM_ABOVE_NET_TOP = 0.17;
 
-/** A rim found by appearance at a hoop estimate (about the same place and size). */
-function rimAt(r: RimCandidate, h: HoopEstimate): boolean {
-  return Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w;
+/** A rim found by appearance at a hoop estimate (about the same place and size: within `reach` of its widths, half to twice as wide). */
+function rimAt(r: RimCandidate, h: HoopEstimate, reach = 1.5): boolean {
+  return Math.abs(r.x - h.x) < reach * h.w && Math.abs(r.y - h.y) < reach * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w;
 }
+
+/**
+ * How far (in its widths, across and up or down) a rim read may be from a hoop known from flights for `chooseTarget`
+ * to take it as that hoop's rim, positioning it (run version 29; 1.5 before). A hoop known from a few flights sits
+ * where their ends cluster, and a weak or narrow rim read makes the estimate wider than the rim: the CRF 35 copy of
+ * the scripted augment clip with moving players had its rim read 1.53 of the estimate's widths beside it and lost 4
+ * of 6 shots. Rim reads that are no hoop lie within 2 widths of estimates too (a backboard's corner, the net's
+ * bottom), but the best fitting read near an estimate (score, size, distance) is still its rim: no other clip of the
+ * measured sets changes (synthetic, development, scripted, real, transformed and end-to-end clips).
+ */
+export const NEAR_RIM = 2;
 
 function actionTime(a: ActionRecord): number {
   return a.type === 'shot' ? a.release_t : a.t;
@@ -727,7 +738,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
   for (const h of fromArcs) {
     const sup = flightSupport(arcs, h.x, h.y, h.w);
     const near = rims
-      .filter((r) => Math.abs(r.x - h.x) < 1.5 * h.w && Math.abs(r.y - h.y) < 1.5 * h.w && r.w > 0.5 * h.w && r.w < 2 * h.w)
+      .filter((r) => rimAt(r, h, NEAR_RIM))
       .map((r) => ({ r, fit: r.score - Math.abs(Math.log(r.w / h.w)) - 0.3 * (Math.hypot(r.x - h.x, r.y - h.y) / h.w) }))
       .sort((a, b) => b.fit - a.fit)[0]?.r;
     if (!near && h.quality < 0.95 && sup.n < 2) continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -96,6 +96,28 @@ describe('hoop plausibility', () => {
     expect(target).not.toBeNull();
     expect(Math.abs(target.x - rim.x)).toBeLessThan(10);
     expect(Math.abs(target.y - rim.y)).toBeLessThan(10);
+  });
+});
+
+describe('a rim read beside a hoop known from few flights', () => {
+  // Measured on the CRF 35 copy of the scripted augment clip with moving players (run version 29): three flights put
+  // the hoop at (348, 141), 22 px wide, from the end of one of them; the rim, read weakly (0.46) at (382, 147) and
+  // 15 px wide, is 1.53 of the estimate's widths beside it. Inside 1.5 widths only, the rim was not taken as the
+  // estimate's: the hoop stayed 34 px beside the rim, and 4 of the clip's 6 shots were lost.
+  const est = { x: 348.1, y: 141, w: 22.4, ballR: 5, support: 1, quality: 0.8, confidence: 0.3 };
+  const rim = { x: 382.4, y: 147.1, w: 15.3, score: 0.46 };
+  const arcs = [0, 1, 2].map((k) => flight(1 + k, 100 * k, 200 + 10 * k, 250, 346 + 3 * k, 138, 60));
+
+  it('positions it: the target is the rim read', () => {
+    expect(flightSupport(arcs, est.x, est.y, est.w).n).toBe(3);
+    expect(flightSupport(arcs, rim.x, rim.y, rim.w).n).toBe(0);
+    expect(Math.abs(rim.x - est.x) / est.w).toBeGreaterThan(1.5);
+    expect(chooseTarget([est], [rim], arcs)).toMatchObject({ x: rim.x, y: rim.y, w: rim.w });
+  });
+
+  it('not from further than NEAR_RIM widths', () => {
+    const far = { ...rim, x: est.x + (NEAR_RIM + 0.1) * est.w };
+    expect(chooseTarget([est], [far], arcs)).toMatchObject({ x: est.x, y: est.y });
   });
 });
 
