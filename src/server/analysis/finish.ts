@@ -5,7 +5,7 @@ import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, 
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { anchorPath, netTop, persistentRims, trackRims, type NetTop, type RimCandidate, type RimSample, type RimTrack } from './hoop-appearance';
-import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
+import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -149,7 +149,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearClose = closeLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX, true, nearClose)
-      .filter((s) => inTrackedSpan(s, span) && s.confidence >= PANNING_MIN_SHOT_CONFIDENCE)
+      .filter((s) => inTrackedSpan(s, span) && panningConfident(s))
       .map((s) => ({ s, k }));
   });
   const minGap = Math.round((1.2 / timeScale) * fps);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -325,6 +325,22 @@ describe('shots lost rising behind the board', () => {
     const found = detectShots(b.arcs, hoop, bank, b.tracks, 30, 1);
     expect(found).toHaveLength(1);
     expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
+  });
+
+  it('at a panning camera, holds a lost rise to the confidence of its rising flight, not the halved one (run version 30)', () => {
+    const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+    rise(per, 10);
+    bounceOff(per, 47);
+    const { tracks, arcs } = analyse(per);
+    const [shot] = detectShots(arcs, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true);
+    expect(shot.origin).toBe('lost-rise');
+    // half of a clean 20-point rise's: under the bound a flight needs
+    expect(shot.confidence).toBeLessThan(PANNING_MIN_SHOT_CONFIDENCE);
+    expect(panningConfident(shot)).toBe(true);
+    // a shot of one arc whose release was guessed (a ball dropping through the net) keeps the bound on its own confidence
+    expect(panningConfident({ ...shot, origin: 'dropped' })).toBe(false);
+    // a short, poorly scored rise (the false lost rises measured: 0.12–0.21) stays out
+    expect(panningConfident({ ...shot, confidence: 0.21 })).toBe(false);
   });
 
   it('takes a rise followed to its top and a frame past it while its fit still rises (held-out seeds 202 and 205)', () => {

@@ -728,6 +728,20 @@ export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, 
 export const PANNING_MIN_SHOT_CONFIDENCE = 0.56;
 
 /**
+ * Whether a panning camera's candidate is confident enough to be a shot ({@link PANNING_MIN_SHOT_CONFIDENCE}). A rise
+ * lost near the hoop (`lost-rise`, {@link lostRisingArrival}) has half its rising flight's confidence, so the bound
+ * would need a flight of twice the best quality and no lost rise was ever a panning camera's shot; since run version
+ * 30 the bound applies to its flight's own confidence. Its release was seen (the rise from the hands), and the ball
+ * was seen arriving at the rim. Measured over the 26 development panning games and the panning games of the tuning
+ * and seen sets (both renders), the lost rises no other shot took: 5 true (0.23–0.50, all makes) and 4 false
+ * (0.12–0.21); the bound takes 4 true (0.36–0.50), none false. The other candidates of one arc (`dropped`, `descent`)
+ * guessed their release, and two false ones would pass at twice their confidence (0.32, 0.33): they keep the bound.
+ */
+export function panningConfident(s: Pick<ShotDetection, 'confidence' | 'origin'>): boolean {
+  return (s.origin === 'lost-rise' ? 2 * s.confidence : s.confidence) >= PANNING_MIN_SHOT_CONFIDENCE;
+}
+
+/**
  * Panning cameras: how far over the rim (rim widths) a flight that starts under the rim level, near the rim, must rise
  * to be a close shot rather than a rebound (1.2 for a fixed camera, see {@link shotFromUnderRim}). A broadcast camera
  * looks down from high up the stands, and a close shot's arc over the rim is foreshortened in the image: a 1.2 m
