@@ -1,7 +1,8 @@
 import type { DecodeGeometry } from './decode';
 import { FrameBuffers, frameBytes, streamFrames, usesSidePipe, type FrameRange } from './decode';
 import { packedFrameShift, packedLength, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
-import type { RimCandidate, RimSample } from './hoop-appearance';
+import type { RimCandidate } from './hoop-appearance';
+import type { RimSample } from './rim-tracks';
 import type { WorkerPool } from './pool';
 
 /** A full analysis frame kept for the hoop locator and player colour sampling. */

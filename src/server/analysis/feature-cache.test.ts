@@ -31,7 +31,7 @@ describe('the extraction sources', () => {
   });
 
   it('leave out the finishing stages, so a rule change after extraction keeps the cache', () => {
-    for (const later of ['finish.ts', 'shots.ts', 'hoop-locate.ts', 'players.ts', 'jersey.ts']) expect(names).not.toContain(later);
+    for (const later of ['finish.ts', 'shots.ts', 'hoop-locate.ts', 'rim-tracks.ts', 'players.ts', 'jersey.ts']) expect(names).not.toContain(later);
   });
 
   it('hash to a stable value', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anchorPath, joinRuns, rimCandidates, trackRims, type RimSample } from './hoop-appearance';
+import { joinRuns, rimCandidates } from './hoop-appearance';
+import { anchorPath, trackRims, type RimSample } from './rim-tracks';
 
 const W = 320;
 const H = 180;
