@@ -121,7 +121,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     if (placed !== target) {
       const fit = readCourt(placed);
       // the court read from the moved rim puts the camera behind the board, or the rim found is beside its net
-      if ((fit && fit.camera.pos[0] < BOARD_X_M) || (placed.besideNet && !wholeRimSeen(target, placed, rims))) {
+      const moves = (fit && fit.camera.pos[0] < BOARD_X_M) || (placed.besideNet && !wholeRimSeen(target, placed, rims));
+      if (moves && !netAboveRimRead(target, placed, rims)) {
         const { besideNet: _, ...moved } = placed;
         target = moved;
         court = fit;
@@ -475,6 +476,25 @@ export function wholeRimSeen(target: { x: number; y: number; w: number }, net: {
     (r) => r.score >= WHOLE_RIM_MIN_SCORE && r.w >= net.w && Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w,
   );
 }
+
+/**
+ * Whether the target is a rim read (a rim candidate right at it, within a quarter of its width) that lies more than
+ * {@link RIM_UNDER_NET_TOP} net widths under the top edge of the "net" `placeOnNet` found: a net hangs from its rim, so
+ * a box whose top is that far over a rim read is something above the rim, the top of the board's painted square (run
+ * version 31). Measured over every clip where a net moved the target: the rims moved right lay from 0.56 net widths
+ * over the net's top to 0.65 under it, and that one (the end-to-end clip `game`) was a place known from flights, no
+ * rim read; the two moved wrong were rim reads 0.83 (the darkened copy of the scripted augment clip with moving
+ * players, read weakly: 3 of its 4 shots called wrong) and 0.90 (seed 943, already kept by {@link wholeRimSeen})
+ * under it.
+ */
+export function netAboveRimRead(target: { x: number; y: number; w: number }, net: { y: number; w: number }, rims: RimCandidate[]): boolean {
+  const read = rims.some((r) => Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w);
+  const netTopY = net.y + RIM_ABOVE_NET_TOP * net.w;
+  return read && target.y - netTopY > RIM_UNDER_NET_TOP * net.w;
+}
+
+/** How far under a net's top edge (net widths) a rim read may lie and still be the rim the net hangs from (see {@link netAboveRimRead}). */
+export const RIM_UNDER_NET_TOP = 0.5;
 
 /** Least appearance score of a rim seen whole at the target (see {@link wholeRimSeen}); the hoop choice trusts a rim from 0.6 too. */
 export const WHOLE_RIM_MIN_SCORE = 0.6;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -536,5 +536,26 @@ describe('a rim seen whole at the target', () => {
     expect(wholeRimSeen({ x: 465, y: 81, w: 32.5 }, { w: 29.9 }, [])).toBe(false);
     expect(wholeRimSeen(target, square, [{ x: 390, y: 125, w: 22, score: 0.5 }])).toBe(false);
     expect(wholeRimSeen(target, square, [{ x: 420, y: 125, w: 22, score: 0.96 }])).toBe(false);
+  });
+});
+
+describe('a net found above a rim read', () => {
+  it('is not the net of that rim (run version 31); a net under a fragment or a place known from flights still moves it', () => {
+    // The darkened augment copy with moving players: its rim read weakly (0.46) at its true place, 8.8 px wide, and a
+    // "net" found with its top edge 0.83 of its widths over the rim (the board's painted square). Moved there, 3 of
+    // its 4 shots were called wrong.
+    const rim = { x: 383.6, y: 146.6, w: 8.8 };
+    const square = { x: 393, y: 131.4, w: 15.15 };
+    expect(netAboveRimRead(rim, square, [{ ...rim, score: 0.46 }])).toBe(true);
+    // a rim read half a net width under the net's top is still its rim
+    const justUnder = { ...square, y: rim.y - RIM_ABOVE_NET_TOP * square.w - (RIM_UNDER_NET_TOP - 0.05) * square.w };
+    expect(netAboveRimRead(rim, justUnder, [{ ...rim, score: 0.46 }])).toBe(false);
+    // The end-to-end clip `game`: its place, known from flights (no rim read there), sat 0.65 net widths under the
+    // net's top, and the net put it on the true rim (420, 83.7).
+    const place = { x: 419.4, y: 96.5, w: 12 };
+    const net = { x: 420, y: 83.25, w: 16.16 };
+    expect(netAboveRimRead(place, net, [])).toBe(false);
+    // a fragment of the rim on the board's edge (seed 953) lies over its net's top: moved
+    expect(netAboveRimRead({ x: 505, y: 91, w: 16.3 }, { x: 500, y: 95, w: 33.5 }, [{ x: 505, y: 91, w: 16.3, score: 1 }])).toBe(false);
   });
 });
