@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { procCpuSeconds } from '../../bench/cpu';
@@ -6,6 +6,7 @@ import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { defaultFrameFormat, defaultRgbChain, defaultSkipLoopFilter } from './decode';
+import { compareEvidence, parseEvidence, type EvidenceRecord } from './bench-evidence';
 import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache';
 import { analyseVideo, extractVideo, finishExtracted } from './index';
 import { defaultPoolSize } from './pool';
@@ -108,33 +109,26 @@ async function analyseClip(file: string, options: AnalysisOptions): Promise<{ re
   return { res: await finishExtracted(x, options), cached: hit !== null };
 }
 
-/** `--evidence`: per true shot its detection (or none), per false detection the detection, each with the evidence its made/missed call read. */
-function writeEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
-  if (!evidenceFile) return;
+/** Every shot's record of this run (see bench-evidence.ts), for `--evidence` and `--against`. */
+const evidence: EvidenceRecord[] = [];
+
+/** Per true shot its detection (or none), per false detection the detection, each with the evidence its made/missed call read. */
+function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
   const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
   const byDet = new Map(score.pairs.map(([i, j]) => [j, i]));
   const matchedTruth = new Set(score.pairs.map(([i]) => i));
-  const lines: string[] = [];
-  shots.forEach((d, j) => {
+  const truthOf = (t: GroundTruthClip['attempts'][number]) => ({ rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null });
+  const records: EvidenceRecord[] = shots.map((d, j) => {
     const i = byDet.get(j);
     const t = i === undefined ? null : clip.attempts[i];
-    lines.push(
-      JSON.stringify({
-        set,
-        clip: clip.file,
-        rim_t: d.rim_t,
-        made: d.made,
-        free_throw: d.is_free_throw,
-        truth: t && { rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null },
-        result: t === null ? 'false' : t.made === d.made ? 'right' : 'wrong',
-        evidence: res.makeEvidence?.[j] ?? null,
-      }),
-    );
+    const result = t === null ? 'false' : t.made === d.made ? 'right' : 'wrong';
+    return { set, clip: clip.file, rim_t: d.rim_t, made: d.made, free_throw: d.is_free_throw, truth: t && truthOf(t), result, evidence: res.makeEvidence?.[j] ?? null };
   });
   clip.attempts.forEach((t, i) => {
-    if (!matchedTruth.has(i)) lines.push(JSON.stringify({ set, clip: clip.file, truth: { rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null }, result: 'lost' }));
+    if (!matchedTruth.has(i)) records.push({ set, clip: clip.file, truth: truthOf(t), result: 'lost' });
   });
-  if (lines.length) appendFileSync(evidenceFile, `${lines.join('\n')}\n`);
+  evidence.push(...records);
+  if (evidenceFile && records.length) appendFileSync(evidenceFile, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
 }
 
 async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c: GroundTruthClip) => boolean): Promise<void> {
@@ -172,7 +166,7 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     rows.push(row);
     printRow(row);
     if (verbose) printShots(clip, res, score);
-    writeEvidence(set, clip, res, score);
+    recordEvidence(set, clip, res, score);
   }
 }
 
@@ -370,6 +364,9 @@ async function main(): Promise<void> {
   }
   evidenceFile = option('evidence') ?? null;
   if (evidenceFile) writeFileSync(evidenceFile, '');
+  const against = option('against');
+  // read first: --against may name the file --evidence rewrites
+  const before = against ? parseEvidence(readFileSync(against, 'utf8')) : null;
   header();
   const sets: Array<['synth' | 'held' | 'seen', SyntheticSet]> = [];
   if (!noSynth) sets.push(['synth', 'tuning']);
@@ -406,6 +403,10 @@ async function main(): Promise<void> {
   total('real', rows);
   total('aug', rows);
   augmentTotals(rows);
+  if (before) {
+    console.log(`\nagainst ${against}: clips whose shots changed (12.3M called made, x missed, u undecided, F free throw, ! called wrong, ? no true shot, -12.3 a true shot lost)`);
+    for (const l of compareEvidence(before, evidence)) console.log(l);
+  }
 }
 
 main().catch((err: unknown) => {

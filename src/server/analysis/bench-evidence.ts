@@ -1,0 +1,74 @@
+/**
+ * The benchmark's per-shot records (`bench:analysis --evidence=FILE`) and their comparison with an
+ * earlier run's (`--against=FILE`): which clips changed, shot by shot, and how the totals moved.
+ */
+
+/** One line of an evidence file: a detected shot (with its match) or a true shot nothing matched (`lost`). */
+export interface EvidenceRecord {
+  set: string;
+  clip: string;
+  rim_t?: number;
+  /** The call: made, missed, or null (undecided). */
+  made?: boolean | null;
+  free_throw?: boolean;
+  truth: { rim_t: number; made: boolean; kind: string | null } | null;
+  result: 'right' | 'wrong' | 'false' | 'lost';
+  evidence?: unknown;
+}
+
+/** Parses an evidence file (JSON Lines). */
+export function parseEvidence(text: string): EvidenceRecord[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EvidenceRecord);
+}
+
+/** A record in a few characters: `12.3M` (called made, right; `x` missed, `u` undecided), `!` called wrong, `?` no true shot, `-12.3` a true shot lost. */
+function token(r: EvidenceRecord): string {
+  if (r.result === 'lost') return `-${r.truth!.rim_t.toFixed(1)}`;
+  const mark = r.result === 'wrong' ? '!' : r.result === 'false' ? '?' : '';
+  return `${r.rim_t!.toFixed(1)}${r.made === null ? 'u' : r.made ? 'M' : 'x'}${r.free_throw ? 'F' : ''}${mark}`;
+}
+
+function tally(rs: EvidenceRecord[]): Record<EvidenceRecord['result'], number> {
+  const t = { right: 0, wrong: 0, false: 0, lost: 0 };
+  for (const r of rs) t[r.result]++;
+  return t;
+}
+
+/**
+ * The clips whose shots differ between two runs (each clip's records in order, as tokens), and the totals of both
+ * over the clips present in both: right and wrong calls, false shots, true shots lost. Clips in only one run are
+ * named, not counted.
+ */
+export function compareEvidence(before: EvidenceRecord[], after: EvidenceRecord[]): string[] {
+  const group = (rs: EvidenceRecord[]) => {
+    const m = new Map<string, EvidenceRecord[]>();
+    for (const r of rs) {
+      const k = `${r.set}/${r.clip}`;
+      m.set(k, [...(m.get(k) ?? []), r]);
+    }
+    return m;
+  };
+  const a = group(before);
+  const b = group(after);
+  const out: string[] = [];
+  const common: string[] = [];
+  for (const k of b.keys()) {
+    if (!a.has(k)) {
+      out.push(`  new      ${k}`);
+      continue;
+    }
+    common.push(k);
+    const x = a.get(k)!.map(token).join(' ');
+    const y = b.get(k)!.map(token).join(' ');
+    if (x !== y) out.push(`  changed  ${k}`, `    before ${x}`, `    after  ${y}`);
+  }
+  for (const k of a.keys()) if (!b.has(k)) out.push(`  gone     ${k}`);
+  const t0 = tally(common.flatMap((k) => a.get(k)!));
+  const t1 = tally(common.flatMap((k) => b.get(k)!));
+  const cell = (f: keyof typeof t0) => `${f} ${t0[f]} → ${t1[f]}`;
+  out.push(`  ${common.length} clips in both runs: ${cell('right')}, ${cell('wrong')}, ${cell('false')}, ${cell('lost')}`);
+  return out;
+}
