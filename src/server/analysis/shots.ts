@@ -729,9 +729,9 @@ export const PANNING_MIN_SHOT_CONFIDENCE = 0.56;
 
 /**
  * Whether a panning camera's candidate is confident enough to be a shot ({@link PANNING_MIN_SHOT_CONFIDENCE}). A rise
- * lost near the hoop (`lost-rise`, {@link lostRisingArrival}) has half its rising flight's confidence, so the bound
- * would need a flight of twice the best quality and no lost rise was ever a panning camera's shot; since run version
- * 30 the bound applies to its flight's own confidence. Its release was seen (the rise from the hands), and the ball
+ * lost near the hoop (`lost-rise`, {@link lostRisingArrival}) carries half its rising flight's confidence, at most 0.5,
+ * under the bound: no lost rise could ever be a panning camera's shot. Since run version 30 the bound applies to its
+ * flight's own confidence. Its release was seen (the rise from the hands), and the ball
  * was seen arriving at the rim. Measured over the 26 development panning games and the panning games of the tuning
  * and seen sets (both renders), the lost rises no other shot took: 5 true (0.23–0.50, all makes) and 4 false
  * (0.12–0.21); the bound takes 4 true (0.36–0.50), none false. The other candidates of one arc (`dropped`, `descent`)
