@@ -588,6 +588,21 @@ function rimAt(r: RimCandidate, h: HoopEstimate, reach = 1.5): boolean {
  */
 export const NEAR_RIM = 2;
 
+/**
+ * A weak rim read (score under {@link WHOLE_RIM_MIN_SCORE}) narrower than this share of the width a flight-found hoop's
+ * ball gives is a lit piece of the rim, not the rim: the hoop takes the rim read's place and keeps the ball's width
+ * (run version 32). The darkened copy of the scripted augment clip with moving players read its rim 8.8 px wide
+ * (0.58 of the ball's 15.3; true 18.9): the rim zone a flight must reach was half as wide, and an air ball passing
+ * it was lost. The nearest read under it that is the rim's true width: `game-13`, 0.75 (score 0.58, 12.7 px for the
+ * ball's 16.9), which loses a call when it takes the ball's width.
+ */
+export const LIT_PIECE_OF_RIM = 0.65;
+
+/** Whether a rim read near a flight-found hoop is a lit piece of the rim (see {@link LIT_PIECE_OF_RIM}). */
+export function litPieceOfRim(r: RimCandidate, h: HoopEstimate): boolean {
+  return r.score < WHOLE_RIM_MIN_SCORE && r.w < LIT_PIECE_OF_RIM * h.w;
+}
+
 function actionTime(a: ActionRecord): number {
   return a.type === 'shot' ? a.release_t : a.t;
 }
@@ -763,7 +778,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
       .map((r) => ({ r, fit: r.score - Math.abs(Math.log(r.w / h.w)) - 0.3 * (Math.hypot(r.x - h.x, r.y - h.y) / h.w) }))
       .sort((a, b) => b.fit - a.fit)[0]?.r;
     if (!near && h.quality < 0.95 && sup.n < 2) continue;
-    const cand = near ? { ...h, x: near.x, y: near.y, w: near.w, confidence: Math.max(h.confidence, near.score) } : h;
+    const cand = near ? { ...h, x: near.x, y: near.y, w: litPieceOfRim(near, h) ? h.w : near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
     const pl = hoopPlausibility(cand, arcs, persons);
     // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -118,6 +118,28 @@ describe('a rim read beside a hoop known from few flights', () => {
   it('not from further than NEAR_RIM widths', () => {
     const far = { ...rim, x: est.x + (NEAR_RIM + 0.1) * est.w };
     expect(chooseTarget([est], [far], arcs)).toMatchObject({ x: est.x, y: est.y });
+  });
+});
+
+describe('a weak rim read much narrower than the ball says', () => {
+  // Measured on the darkened copy of the scripted augment clip with moving players (run version 32): one flight puts
+  // the hoop at (388, 155), 15.3 px wide from its ball; the rim, read weakly (0.46) at (383.6, 146.6), is 8.8 px wide
+  // (its lit part; true 18.9).
+  const est = { x: 388, y: 155, w: 15.3, ballR: 4.07, support: 1, quality: 1, confidence: 0.3 };
+  const arcs = [flight(1, 0, 250, 250, 388, 153, 60, 24, 4.07)];
+
+  it('places the hoop and keeps the width the ball gives', () => {
+    const piece = { x: 383.6, y: 146.6, w: 8.8, score: 0.46 };
+    expect(piece.w / est.w).toBeLessThan(LIT_PIECE_OF_RIM);
+    expect(chooseTarget([est], [piece], arcs)).toMatchObject({ x: piece.x, y: piece.y, w: est.w });
+  });
+
+  it('is the rim when it is read well, or not that much narrower', () => {
+    const whole = { x: 383.6, y: 146.6, w: 8.8, score: 0.8 };
+    expect(chooseTarget([est], [whole], arcs)).toMatchObject({ x: whole.x, y: whole.y, w: whole.w });
+    // game-13: a weak read at 0.75 of the ball's width is the rim's true width
+    const narrow = { x: 383.6, y: 146.6, w: 0.75 * est.w, score: 0.58 };
+    expect(chooseTarget([est], [narrow], arcs)).toMatchObject({ x: narrow.x, y: narrow.y, w: narrow.w });
   });
 });
 
