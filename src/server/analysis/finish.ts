@@ -785,7 +785,9 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
     passable.push(cand);
     // the flights that count against a rim no flight reaches are shots: one of them peaked well over this candidate
-    if (!best || score > best.score) best = { h: cand, score, shotsIn: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
+    // an even score goes to the higher candidate (run version 33): a hoop is above where its balls land, not below
+    const higherTie = best !== null && score === best.score && cand.y < best.h.y;
+    if (!best || score > best.score || higherTie) best = { h: cand, score, shotsIn: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
   }
   if (best) {
     const above = hoopAboveLanding(best.h, passable, arcs);

@@ -143,6 +143,24 @@ describe('a weak rim read much narrower than the ball says', () => {
   });
 });
 
+describe('two candidates with the same evidence', () => {
+  // The 25 fps copy of the real `FreeThrow` (run version 33): one shot comes down into the rim at (129, 145), and the
+  // ball's bounce off the floor comes down at (174.5, 246): one flight each, quality 1 each, no rim read. The first
+  // listed won, the floor, and the make became a false shot there.
+  const rim = { x: 129.2, y: 145.1, w: 34.1, ballR: 8.4, support: 1, quality: 1, confidence: 0.3 };
+  const floor = { x: 174.5, y: 246.1, w: 19.4, ballR: 5.2, support: 1, quality: 1, confidence: 0.3 };
+  const arcs = [flight(1, 82, 442.8, 139.5, rim.x, rim.y - 2, 75, 24, 8.4), flight(2, 131, 130.8, 286.8, floor.x, floor.y - 1.6, 20, 13, 5.2)];
+
+  it('give the hoop to the higher one, whatever their order', () => {
+    expect(flightSupport(arcs, rim.x, rim.y, rim.w).n).toBe(1);
+    expect(flightSupport(arcs, floor.x, floor.y, floor.w).n).toBe(1);
+    expect(chooseTarget([floor, rim], [], arcs)).toMatchObject({ x: rim.x, y: rim.y });
+    expect(chooseTarget([rim, floor], [], arcs)).toMatchObject({ x: rim.x, y: rim.y });
+    // more evidence still wins from below
+    expect(chooseTarget([{ ...floor, quality: 1.2 }, rim], [], arcs)).toMatchObject({ x: floor.x, y: floor.y });
+  });
+});
+
 describe('a rim no flight comes down into', () => {
   // Measured on the 25 fps copy of the real clip `45degree-2x` (played 2× fast): 2 shots come down at (439, 109), where
   // the rim is too blurred to be read; a pink balcony of a building at the frame's top left reads as a rim (score 0.82)
