@@ -23,6 +23,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The modules extraction runs: the decode and its pool split, the per-frame work, the rim reads of sampled frames. */
 const EXTRACTION_ROOTS = ['extract.ts', 'decode.ts', 'frame-features.ts', 'hoop-appearance.ts'];
 
+/**
+ * Version of an entry's layout (`ExtractedVideo` and the finishing task in it, built in index.ts, which is not among
+ * the hashed modules: it names the run version, which every rule change bumps). Bump it when that layout changes.
+ */
+const ENTRY_FORMAT = 1;
+
 /** Environment variables that change the decode (decode.ts, extract.ts). */
 const DECODE_ENV = ['SWISH_DECODE_CHAIN', 'SWISH_RGB_CHAIN', 'SWISH_SKIP_LOOP_FILTER', 'SWISH_DECODE_PARTS', 'FFMPEG_PATH'];
 
@@ -72,7 +78,7 @@ export function featureCacheKey(videoPath: string, poolSize: number): string {
   const abs = resolve(videoPath);
   const st = statSync(abs);
   const h = createHash('sha256');
-  h.update(JSON.stringify({ abs, size: st.size, mtime: Math.round(st.mtimeMs), poolSize, env: DECODE_ENV.map((k) => process.env[k] ?? '') }));
+  h.update(JSON.stringify({ format: ENTRY_FORMAT, abs, size: st.size, mtime: Math.round(st.mtimeMs), poolSize, env: DECODE_ENV.map((k) => process.env[k] ?? '') }));
   h.update(extractionSourcesHash());
   return h.digest('hex').slice(0, 32);
 }
