@@ -473,8 +473,13 @@ export function placeOnNet(
  */
 export function wholeRimSeen(target: { x: number; y: number; w: number }, net: { w: number }, rims: RimCandidate[]): boolean {
   return rims.some(
-    (r) => r.score >= WHOLE_RIM_MIN_SCORE && r.w >= net.w && Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w,
+    (r) => r.score >= WHOLE_RIM_MIN_SCORE && r.w >= net.w && readAt(r, target),
   );
+}
+
+/** A rim candidate right at the target: within a quarter of its width, across and up or down. */
+function readAt(r: RimCandidate, target: { x: number; y: number; w: number }): boolean {
+  return Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w;
 }
 
 /**
@@ -488,7 +493,7 @@ export function wholeRimSeen(target: { x: number; y: number; w: number }, net: {
  * under it.
  */
 export function netAboveRimRead(target: { x: number; y: number; w: number }, net: { y: number; w: number }, rims: RimCandidate[]): boolean {
-  const read = rims.some((r) => Math.abs(r.x - target.x) < 0.25 * target.w && Math.abs(r.y - target.y) < 0.25 * target.w);
+  const read = rims.some((r) => readAt(r, target));
   const netTopY = net.y + RIM_ABOVE_NET_TOP * net.w;
   return read && target.y - netTopY > RIM_UNDER_NET_TOP * net.w;
 }
