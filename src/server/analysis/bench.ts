@@ -342,8 +342,7 @@ async function main(): Promise<void> {
   const heldOut = args.includes('--held-out');
   const seen = args.includes('--seen');
   const offBallMotion = args.includes('--off-ball-motion');
-  const onlyArg = args.find((a) => a.startsWith('--only='));
-  const only = onlyArg ? onlyArg.slice('--only='.length).split(',').filter(Boolean) : null;
+  const only = option('only')?.split(',').filter(Boolean) ?? null;
   const filter = only ? (c: GroundTruthClip) => only.some((o) => c.file.includes(o)) : undefined;
   const folders = args.filter((a) => !a.startsWith('--'));
   if (folders.length === 0) folders.push(join(repoRoot, '../shared/footage'));
