@@ -96,7 +96,7 @@ export function frameBytes(geo: Pick<DecodeGeometry, 'width' | 'height' | 'forma
 /**
  * ffmpeg decoding threads for a source: one up to 720p. Frame-threaded decoding gives the same
  * (bit-exact) frames for more CPU, and on two cores the worker threads use the other core: two
- * threads at 720p measured 10–20 % more ffmpeg CPU and no shorter extraction (README, "Speed
+ * threads at 720p measured 10–20 % more ffmpeg CPU and no shorter extraction (MEASUREMENTS.md, "Speed
  * work, seventh round"). Larger sources get two threads so that the decode does not become the
  * wall-clock bottleneck. `SWISH_DECODE_THREADS` (1–16) sets the count for every source, for a
  * machine with more cores than the two measured here.

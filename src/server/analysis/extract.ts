@@ -36,7 +36,7 @@ export const SPLIT_MIN_SECONDS = 40;
  * Where a video is cut to be decoded in parts at once (the first frame of each part after the
  * first; multiples of {@link RUN}, so that the runs and their features are the same as one
  * decode's). One ffmpeg process decodes at most one core's worth, and on two cores it was the
- * bottleneck of extraction with the other core half idle (README, "Speed work, eighth round"):
+ * bottleneck of extraction with the other core half idle (MEASUREMENTS.md, "Speed work, eighth round"):
  * with a worker pool of two or more, a video of at least {@link SPLIT_MIN_SECONDS} is decoded in
  * two parts, each by its own process. `SWISH_DECODE_PARTS` (1–8) sets the count for machines with
  * more cores (1: one piece). A decode with a side pipe (the YUV and two-stage chains) is not cut.

@@ -358,7 +358,7 @@ export function makeScratch(width: number, height: number): Scratch {
  * differ and used to fill the mask: on the synthetic panning games six times the moving pixels of
  * a still camera. There a pixel must also differ from all 3 × 3 pixels around its shifted
  * position (`nearestDiff`), unless it is ball-coloured: a ball only a few pixels across, moving a
- * few pixels a frame, would lose its edges to the same test (README, "Panning cameras: edges
+ * few pixels a frame, would lose its edges to the same test (MEASUREMENTS.md, "Panning cameras: edges
  * off by part of a pixel"). A still camera's frames take the plain test.
  */
 export function motionMask(

@@ -62,7 +62,7 @@ export interface SynthOptions {
   noShots?: boolean;
   /**
    * Off-ball players shuffle in place during live play instead of standing frozen (drawn only:
-   * the game and its truth are the same). Off by default until the analyser handles it (README).
+   * the game and its truth are the same). Off by default until the analyser handles it (analyser MEASUREMENTS.md, "Off-ball players who move").
    */
   offBallMotion?: boolean;
 }
