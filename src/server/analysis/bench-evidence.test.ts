@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareEvidence, parseEvidence, type EvidenceRecord } from './bench-evidence';
+import { compareEvidence, parseEvidence, threePointCalls, type EvidenceRecord } from './bench-evidence';
 
 const shot = (clip: string, rim_t: number, made: boolean, truthMade: boolean | null): EvidenceRecord => ({
   set: 'real',
@@ -36,5 +36,38 @@ describe('compareEvidence', () => {
     expect(out).toContain('  new      real/new.mp4');
     expect(out).toContain('  gone     real/gone.mp4');
     expect(out.at(-1)).toBe('  1 clips in both runs: right 0 → 1, wrong 1 → 0, false 0 → 0, lost 0 → 0');
+  });
+});
+
+describe('threePointCalls', () => {
+  const fg = (three: boolean | null, truth: boolean | null, over: Partial<EvidenceRecord> = {}): EvidenceRecord => ({
+    ...shot('a.mp4', 1, true, true),
+    three_point: three,
+    truth: { rim_t: 1, made: true, kind: null, three_point: truth, free_throw: false },
+    ...over,
+  });
+
+  it('counts the 3-point call on matched field goals: right, wrong, unknown; not free throws, false shots or unlabelled truth', () => {
+    const rs = [
+      fg(true, true),
+      fg(false, false),
+      fg(false, true),
+      fg(null, true),
+      fg(false, false, { truth: { rim_t: 1, made: true, kind: null, three_point: false, free_throw: true } }),
+      fg(true, null),
+      { ...fg(true, true), truth: null, result: 'false' as const },
+    ];
+    expect(threePointCalls(rs)).toEqual({ right: 2, wrong: 1, unknown: 1 });
+  });
+
+  it('marks a three in the shot tokens and moves the 3-point totals', () => {
+    const out = compareEvidence([fg(null, true)], [fg(true, true)]);
+    expect(out).toEqual([
+      '  changed  real/a.mp4',
+      '    before 1.0M',
+      '    after  1.0M3',
+      '  1 clips in both runs: right 1 → 1, wrong 0 → 0, false 0 → 0, lost 0 → 0',
+      '  3-point calls on matched field goals: right 0 → 1, wrong 0 → 0, unknown 1 → 0',
+    ]);
   });
 });

@@ -11,7 +11,9 @@ export interface EvidenceRecord {
   /** The call: made, missed, or null (undecided). */
   made?: boolean | null;
   free_throw?: boolean;
-  truth: { rim_t: number; made: boolean; kind: string | null } | null;
+  /** The 3-point call: true, false, or null (undecidable). */
+  three_point?: boolean | null;
+  truth: { rim_t: number; made: boolean; kind: string | null; three_point?: boolean | null; free_throw?: boolean | null } | null;
   result: 'right' | 'wrong' | 'false' | 'lost';
   evidence?: unknown;
 }
@@ -28,7 +30,7 @@ export function parseEvidence(text: string): EvidenceRecord[] {
 function token(r: EvidenceRecord): string {
   if (r.result === 'lost') return `-${r.truth!.rim_t.toFixed(1)}`;
   const mark = r.result === 'wrong' ? '!' : r.result === 'false' ? '?' : '';
-  return `${r.rim_t!.toFixed(1)}${r.made === null ? 'u' : r.made ? 'M' : 'x'}${r.free_throw ? 'F' : ''}${mark}`;
+  return `${r.rim_t!.toFixed(1)}${r.made === null ? 'u' : r.made ? 'M' : 'x'}${r.free_throw ? 'F' : r.three_point ? '3' : ''}${mark}`;
 }
 
 function tally(rs: EvidenceRecord[]): Record<EvidenceRecord['result'], number> {
@@ -70,5 +72,27 @@ export function compareEvidence(before: EvidenceRecord[], after: EvidenceRecord[
   const t1 = tally(common.flatMap((k) => b.get(k)!));
   const cell = (f: keyof typeof t0) => `${f} ${t0[f]} → ${t1[f]}`;
   out.push(`  ${common.length} clips in both runs: ${cell('right')}, ${cell('wrong')}, ${cell('false')}, ${cell('lost')}`);
+  const p0 = threePointCalls(common.flatMap((k) => a.get(k)!));
+  const p1 = threePointCalls(common.flatMap((k) => b.get(k)!));
+  if (p0.right + p0.wrong + p0.unknown + p1.right + p1.wrong + p1.unknown > 0) {
+    const c = (f: keyof typeof p0) => `${f} ${p0[f]} → ${p1[f]}`;
+    out.push(`  3-point calls on matched field goals: ${c('right')}, ${c('wrong')}, ${c('unknown')}`);
+  }
   return out;
+}
+
+/**
+ * The 3-point call over the detections matched to a true field goal whose truth says 2 or 3
+ * (free throws and unlabelled truth left out): right, wrong, or unknown (`is_three_point` null).
+ */
+export function threePointCalls(rs: EvidenceRecord[]): { right: number; wrong: number; unknown: number } {
+  const t = { right: 0, wrong: 0, unknown: 0 };
+  for (const r of rs) {
+    const truth = r.truth;
+    if (r.result === 'lost' || r.result === 'false' || !truth || truth.free_throw || typeof truth.three_point !== 'boolean') continue;
+    if (r.three_point === null || r.three_point === undefined) t.unknown++;
+    else if (r.three_point === truth.three_point) t.right++;
+    else t.wrong++;
+  }
+  return t;
 }

@@ -6,7 +6,7 @@ import { ffmpegPath, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, ensureAugmentedSet } from './bench-augment';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { defaultFrameFormat, defaultRgbChain, defaultSkipLoopFilter } from './decode';
-import { compareEvidence, parseEvidence, type EvidenceRecord } from './bench-evidence';
+import { compareEvidence, parseEvidence, threePointCalls, type EvidenceRecord } from './bench-evidence';
 import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache';
 import { analyseVideo, extractVideo, finishExtracted } from './index';
 import { defaultPoolSize } from './pool';
@@ -117,12 +117,28 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
   const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
   const byDet = new Map(score.pairs.map(([i, j]) => [j, i]));
   const matchedTruth = new Set(score.pairs.map(([i]) => i));
-  const truthOf = (t: GroundTruthClip['attempts'][number]) => ({ rim_t: t.rim_arrival_s, made: t.made, kind: t.kind ?? null });
+  const truthOf = (t: GroundTruthClip['attempts'][number]) => ({
+    rim_t: t.rim_arrival_s,
+    made: t.made,
+    kind: t.kind ?? null,
+    three_point: t.is_three_point ?? null,
+    free_throw: t.is_free_throw ?? null,
+  });
   const records: EvidenceRecord[] = shots.map((d, j) => {
     const i = byDet.get(j);
     const t = i === undefined ? null : clip.attempts[i];
     const result = t === null ? 'false' : t.made === d.made ? 'right' : 'wrong';
-    return { set, clip: clip.file, rim_t: d.rim_t, made: d.made, free_throw: d.is_free_throw, truth: t && truthOf(t), result, evidence: res.makeEvidence?.[j] ?? null };
+    return {
+      set,
+      clip: clip.file,
+      rim_t: d.rim_t,
+      made: d.made,
+      free_throw: d.is_free_throw,
+      three_point: d.is_three_point,
+      truth: t && truthOf(t),
+      result,
+      evidence: res.makeEvidence?.[j] ?? null,
+    };
   });
   clip.attempts.forEach((t, i) => {
     if (!matchedTruth.has(i)) records.push({ set, clip: clip.file, truth: truthOf(t), result: 'lost' });
@@ -402,6 +418,10 @@ async function main(): Promise<void> {
   total('real', rows);
   total('aug', rows);
   augmentTotals(rows);
+  for (const set of new Set(evidence.map((r) => r.set))) {
+    const c = threePointCalls(evidence.filter((r) => r.set === set));
+    if (c.right + c.wrong + c.unknown) console.log(`3-point calls on matched field goals (${set}): right ${c.right}, wrong ${c.wrong}, unknown ${c.unknown}`);
+  }
   if (before) {
     console.log(`\nagainst ${against}: clips whose shots changed (12.3M called made, x missed, u undecided, F free throw, ! called wrong, ? no true shot, -12.3 a true shot lost)`);
     for (const l of compareEvidence(before, evidence)) console.log(l);

@@ -3,6 +3,9 @@ import {
   backProject,
   cameraFromPose,
   COURTS,
+  courtReader,
+  courtViewsAt,
+  VIEW_FOCAL_SPREAD,
   courtVisible,
   cameraSide,
   fitCourt,
@@ -387,5 +390,77 @@ describe('shot placement', () => {
     const other = { ...rim, x: rim.x + 7, w: rim.w * 1.1 };
     expect(fitCourt(img, W, H, other, 'any', memo)).toEqual(fitCourt(img, W, H, other, 'any'));
     expect(memo.rim).toEqual(other);
+  });
+  it("reads a panning camera's court per shot from the frame taken where the camera was, shifted into that frame's image", () => {
+    // the camera turns: 60 px right of the path's origin for frames 0-199, 300 px from frame 200 on
+    // (image = stabilised + shift); it looked at the painted court at the first place and at a floor
+    // without lines at the second
+    const frames = 500;
+    const path = { ox: new Float64Array(frames).map((_, f) => (f < 200 ? 60 : 300)), oy: new Float64Array(frames) };
+    const samples = [
+      { index: 50, rgb: renderCourt(cam) },
+      { index: 260, rgb: renderCourt(cam, false) },
+    ];
+    const toStabilised = (pts: ReturnType<typeof flightTrack>, dx: number) => pts.map((p) => ({ ...p, x: p.x - dx }));
+    const rim = rimOf(cam);
+    const stabRim = { x: rim.x - 60, y: rim.y, w: rim.w };
+    const three = detection(toStabilised(flightTrack(cam, 7.2, -2.0), 60), true);
+    const two = detection(toStabilised(flightTrack(cam, 4.2, 1.5), 60).map((p) => ({ ...p, frame: p.frame + 40 })), true);
+    const there = detection(toStabilised(flightTrack(cam, 7.2, 2.0), 300).map((p) => ({ ...p, frame: p.frame + 300 })), true);
+    const shots = [three, two, there];
+    // the clip's court reader sees a camera that moved and reads nothing
+    expect(courtReader(samples, path, W, H)(stabRim)).toBeNull();
+    const views = courtViewsAt(
+      shots.map((s) => ({ frame: s.rimFrame, rim: s === there ? { ...stabRim, x: rim.x - 300 } : stabRim })),
+      samples,
+      path,
+      W,
+      H,
+    );
+    expect(views[0]).not.toBeNull();
+    // one read for both shots at that place and rim
+    expect(views[1]).toBe(views[0]);
+    expect(views[0]!.dx).toBe(60);
+    expect(floorError(cam, views[0]!.fit.camera)).toBeLessThan(0.3);
+    // no lines where the camera looked for the third shot
+    expect(views[2]).toBeNull();
+    const actions = shots.map(action);
+    const placed = placeShots(actions, shots, null, [0.9, 0.9, 0.9], 30, 1, { views, moving: true });
+    expect(actions.map((a) => a.is_three_point)).toEqual([true, false, null]);
+    expect(actions.map((a) => a.points)).toEqual([3, 2, 2]);
+    expect(actions[2].shot_world).toBeNull();
+    expect(placed.map((p) => p.why)).toEqual(['placed', 'placed', 'no_court']);
+    // thrown from 2.7 m at (7.2, -2.0): the feet a touch behind, on the same bearing
+    const off = (o: { x: number; y: number } | null) => (o ? Math.hypot(o.x - 7.2, o.y + 2.0) : Infinity);
+    expect(off(placed[0].origin)).toBeLessThan(0.6);
+    // read in the stabilised frame (no shift), the same flight is placed elsewhere
+    const unshifted = placeShots(shots.map(action), shots, null, [0.9, 0.9, 0.9], 30, 1, { views: views.map((v) => v && { ...v, dx: 0 }), moving: true });
+    expect(off(unshifted[0].origin)).toBeGreaterThan(1);
+  });
+  it("drops a moving camera's court read whose focal length is far from the clip's other reads (distance traded for zoom)", () => {
+    // three places the camera turned to, 300 px apart; the third frame was taken by a camera twice as far with a
+    // narrower lens: its lines fit as well, but one camera turning on its tripod keeps its focal length
+    const far = lookAtRim([16, 20, 9.5], 30);
+    const frames = 900;
+    const path = { ox: new Float64Array(frames).map((_, f) => 300 * Math.floor(f / 300)), oy: new Float64Array(frames) };
+    const samples = [
+      { index: 10, rgb: renderCourt(cam) },
+      { index: 310, rgb: renderCourt(cam) },
+      { index: 610, rgb: renderCourt(far) },
+    ];
+    const stab = (c: CourtCamera, dx: number) => ({ ...rimOf(c), x: rimOf(c).x - dx });
+    const moments = [
+      { frame: 100, rim: stab(cam, 0) },
+      { frame: 400, rim: stab(cam, 300) },
+      { frame: 700, rim: stab(far, 600) },
+    ];
+    // read alone, each is a court the lines confirm
+    const [near] = courtViewsAt(moments.slice(0, 1), samples, path, W, H);
+    const [zoomed] = courtViewsAt(moments.slice(2), samples, path, W, H);
+    expect(near).not.toBeNull();
+    expect(zoomed).not.toBeNull();
+    expect(zoomed!.fit.camera.focal / near!.fit.camera.focal).toBeGreaterThan(1 + VIEW_FOCAL_SPREAD);
+    const views = courtViewsAt(moments, samples, path, W, H);
+    expect(views.map((v) => v !== null)).toEqual([true, true, false]);
   });
 });

@@ -705,10 +705,82 @@ export function courtReader(
     if (bg === undefined) bg = background();
     if (!bg) return null;
     const fit = fitCourt(bg, width, height, rim, side, memo);
-    if (!fit || fit.coverage < MIN_COVERAGE || fit.matchedPx < MIN_MATCHED_PX * (width / 640)) return null;
-    return fit;
+    return fit && linesConfirm(fit, width) ? fit : null;
   };
 }
+
+/** A fit the painted lines confirm: enough of the visible model on lines, as a share and in pixels (at 640 px). */
+function linesConfirm(fit: CourtFit, width: number): boolean {
+  return fit.coverage >= MIN_COVERAGE && fit.matchedPx >= MIN_MATCHED_PX * (width / 640);
+}
+
+/**
+ * A court read at one moment of a moving camera: the fit in that moment's image, and the shift
+ * (`dx`, `dy`) that takes stabilised coordinates into that image (image = stabilised + shift).
+ */
+export interface CourtView {
+  fit: CourtFit;
+  dx: number;
+  dy: number;
+}
+
+/** A panning camera's court is read per shot ({@link courtViewsAt}, run version 34) unless `SWISH_PANNING_COURT=0` (for comparisons). */
+export function panningCourtEnabled(): boolean {
+  return process.env.SWISH_PANNING_COURT !== '0';
+}
+
+/** How far (share of the frame width) the nearest sample may have been taken from a moment's camera position. */
+export const VIEW_SHIFT = 0.1;
+
+/**
+ * Court reads for a moving camera, one per moment (a shot's rim arrival at its rim, stabilised
+ * px). The clip's stabilised background smears where the camera turns, so each moment's court is
+ * read from the one sampled frame taken nearest to where the camera was then, within
+ * {@link VIEW_SHIFT} of the frame width (a turn of a few degrees moves the image about evenly),
+ * in that frame's image: the view's shift takes stabilised coordinates into it. The players in
+ * that frame hide some lines; a median of the samples taken from about there (within 3 % of the
+ * width) read fewer courts on the panning games measured: a turning camera's frames do not
+ * line up to the pixel. Moments that share a sample and a rim share one read. Null where no
+ * frame was taken from near there or the lines do not confirm a camera.
+ */
+export function courtViewsAt(
+  moments: Array<{ frame: number; rim: { x: number; y: number; w: number } }>,
+  samples: Array<{ index: number; rgb: Uint8Array }>,
+  path: CameraPath,
+  width: number,
+  height: number,
+): Array<CourtView | null> {
+  const shiftAt = (frame: number) => ({ x: path.ox[frame] ?? 0, y: path.oy[frame] ?? 0 });
+  const apart = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
+  const reads = new Map<string, CourtView | null>();
+  const views = moments.map(({ frame, rim }) => {
+    const here = shiftAt(frame);
+    let nearest: { index: number; rgb: Uint8Array } | null = null;
+    for (const s of samples) if (!nearest || apart(shiftAt(s.index), here) < apart(shiftAt(nearest.index), here)) nearest = s;
+    if (!nearest || apart(shiftAt(nearest.index), here) > VIEW_SHIFT * width) return null;
+    const key = `${nearest.index}|${rim.x},${rim.y},${rim.w}`;
+    let view = reads.get(key);
+    if (view === undefined) {
+      const { x: dx, y: dy } = shiftAt(nearest.index);
+      const fit = fitCourt(nearest.rgb, width, height, { x: rim.x + dx, y: rim.y + dy, w: rim.w });
+      view = fit && linesConfirm(fit, width) ? { fit, dx, dy } : null;
+      reads.set(key, view);
+    }
+    return view;
+  });
+  // one camera turning on its tripod keeps its focal length: a read whose focal length is far from
+  // the clip's median traded the camera's distance for its zoom (the lines of a narrow view fix the
+  // ratio of the two, loosely each: a shot placed 5 m too far on a measured clip)
+  const focals = [...new Set(reads.values())].flatMap((v) => (v ? [v.fit.camera.focal] : [])).sort((a, b) => a - b);
+  if (focals.length < VIEW_FOCAL_MIN_READS) return views;
+  const median = focals[focals.length >> 1];
+  return views.map((v) => (v && Math.abs(v.fit.camera.focal / median - 1) <= VIEW_FOCAL_SPREAD ? v : null));
+}
+
+/** A moving camera's court reads are checked against each other from this many reads on (see {@link courtViewsAt}). */
+export const VIEW_FOCAL_MIN_READS = 3;
+/** A read's focal length may differ this much (share) from the median of the clip's reads. */
+export const VIEW_FOCAL_SPREAD = 0.15;
 
 /** Free-throw rules: from within this distance of the free-throw spot (m; the placed origin is ±1.5 m)… */
 export const FT_SPOT_RADIUS_M = 2;
@@ -766,12 +838,20 @@ export function placeShots(
     rims?: Array<{ x: number; y: number; w: number; id: number }>;
     /** The camera moves (panning): its motion mask is never calm. */
     moving?: boolean;
+    /** A moving camera's court, read per shot ({@link courtViewsAt}); `court` is then not used. */
+    views?: Array<CourtView | null>;
   } = {},
 ): ShotPlacement[] {
-  const { refit, rims } = opts;
-  const courtRead = court !== null;
+  const { refit, rims, views } = opts;
+  const courtRead = views ? views.some((v) => v !== null) : court !== null;
+  const viewOf = (c: CourtFit | null, i: number): CourtView | null => (views ? views[i] : c ? { fit: c, dx: 0, dy: 0 } : null);
   const flightsOf = (c: CourtFit | null) =>
-    shots.map((s) => (c ? reconstructFlight(c, s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame), fps, timeScale) : null));
+    shots.map((s, i) => {
+      const v = viewOf(c, i);
+      if (!v) return null;
+      const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+      return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
+    });
   // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
   const ratioOf = (fl: Array<Flight3D | null>) => {
     const ratios = fl.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
@@ -779,7 +859,7 @@ export function placeShots(
   };
   let flights = flightsOf(court);
   let clipRatio = ratioOf(flights);
-  if (court && refit && (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1])) {
+  if (court && refit && !views && (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1])) {
     // the lane and the baseline alone fit a camera on either side of the board: the other side
     // may be the one the ball sizes agree with (a ball nearer the camera than the rim looks larger)
     const other = refit(cameraSide(court) === 'court' ? 'behind' : 'court');
@@ -793,18 +873,23 @@ export function placeShots(
       }
     }
   }
+  let sized = courtRead;
   if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
-    court = null;
+    sized = false;
     flights = flights.map(() => null);
   }
-  const fit = court;
+  const fits = shots.map((_, i) => (sized ? (viewOf(court, i)?.fit ?? null) : null));
   const locs = shots.map((_, i) => {
     const flight = flights[i];
+    const fit = fits[i];
     const ok = flight && flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1];
     return fit && ok ? locateShot(fit, flight) : null;
   });
+  // a moving camera's per-shot reads place shots up to 2 m off (free throws put beyond the spot's
+  // 2 m on a measured panning game): its free throws keep to the calm scene and the pairs
+  const ftLocs = views ? locs.map(() => null) : locs;
   const fts = shots.map((_, i) => {
-    const loc = locs[i];
+    const loc = ftLocs[i];
     if (loc && loc.ftSpotDistance !== null) return loc.ftSpotDistance < FT_SPOT_RADIUS_M && calm[i] < FT_CALM_AT_SPOT;
     return calm[i] < FT_CALM_ALONE;
   });
@@ -812,7 +897,7 @@ export function placeShots(
   const gaps = shots.map((s, i) => (i > 0 ? ((s.releaseFrame - shots[i - 1].rimFrame) / fps) * timeScale : null));
   // two attempts in a row from the same spot, a few seconds apart, while the scene waits: a pair of free throws
   const notFt = (i: number) => {
-    const l = locs[i];
+    const l = ftLocs[i];
     return !!l && (l.isThree === true || (l.ftSpotDistance !== null && l.ftSpotDistance >= FT_SPOT_RADIUS_M));
   };
   for (let i = 1; i < shots.length; i++) {
@@ -834,9 +919,9 @@ export function placeShots(
     a.is_three_point = isThree;
     a.points = s.made ? (ft ? 1 : isThree ? 3 : 2) : 0;
     a.shot_world = loc?.world ? [Math.round(loc.world[0] * 1e4) / 1e4, Math.round(loc.world[1] * 1e4) / 1e4] : null;
-    const why: ShotPlacement['why'] = !courtRead
+    const why: ShotPlacement['why'] = !courtRead || (views && !views[i])
       ? 'no_court'
-      : !court
+      : !sized
         ? 'size_check'
         : !flight
           ? 'no_flight'
@@ -853,7 +938,7 @@ export function placeShots(
       rms: flight?.rms ?? null,
       sizeRatio: flight?.sizeRatio ?? null,
       calm: calm[i],
-      model: court?.model.name ?? null,
+      model: fits[i]?.model.name ?? null,
       prevPath: paths[i],
       prevGap: gaps[i],
     };

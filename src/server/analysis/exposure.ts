@@ -31,9 +31,11 @@ export function exposureGamma(frames: Uint8Array[]): number {
   return Math.min(3, Math.max(1 / 3, g));
 }
 
-/** The samples with their exposure corrected (copies), or the same samples when it is fine. */
-export function normaliseExposure<T extends { rgb: Uint8Array }>(samples: T[]): T[] {
-  const gamma = exposureGamma(samples.map((s) => s.rgb));
+/**
+ * The samples with their exposure corrected (copies), or the same samples when it is fine. `gamma`:
+ * the correction to apply, by default the one the samples' own levels call for.
+ */
+export function normaliseExposure<T extends { rgb: Uint8Array }>(samples: T[], gamma = exposureGamma(samples.map((s) => s.rgb))): T[] {
   if (gamma === 1) return samples;
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v++) lut[v] = Math.round(255 * (v / 255) ** gamma);

@@ -56,6 +56,28 @@ describe('rim searches under a moving camera', () => {
     }
     expect(expected.length).toBeGreaterThan(3);
     expect(searched).toEqual(expected);
+
+    // every second searched frame is kept for the court per shot: the decoded frame itself
+    const kept = searched.filter((i) => i % (2 * fps) === 0);
+    expect(kept.length).toBeGreaterThan(1);
+    expect(one.viewSamples.map((v) => v.index)).toEqual(kept);
+    expect(two.viewSamples.map((v) => v.index)).toEqual(kept);
+    for (const v of one.viewSamples) expect(v.rgb.length).toBe(640 * 360 * 3);
+    expect(Buffer.from(two.viewSamples[0].rgb).equals(Buffer.from(one.viewSamples[0].rgb))).toBe(true);
+    const sampled = one.samples.find((smp) => one.viewSamples.some((v) => v.index === smp.index));
+    if (sampled) expect(Buffer.from(one.viewSamples.find((v) => v.index === sampled.index)!.rgb).equals(Buffer.from(sampled.rgb))).toBe(true);
+  }, 240_000);
+
+  it('keeps at most the view samples asked for, spread over the clip', async () => {
+    const probe = await probeVideo(file);
+    const pool = new WorkerPool(2);
+    pools.push(pool);
+    const all = await extract(2);
+    const few = await extractFeatures(file, chooseGeometry(probe), pool, { durationSeconds: probe.durationSeconds, maxViewSamples: 3 });
+    expect(all.viewSamples.length).toBeGreaterThan(3);
+    expect(few.viewSamples.length).toBe(3);
+    expect(few.viewSamples[0].index).toBe(all.viewSamples[0].index);
+    expect(few.viewSamples[2].index).toBe(all.viewSamples[all.viewSamples.length - 1].index);
   }, 240_000);
 });
 
@@ -66,6 +88,7 @@ function outputOf(r: ExtractResult) {
     runs: r.packed.map((p) => ({ frames: [...p.frames], blobs: [...p.blobs], motion: [...p.motion] })),
     samples: r.samples.map((s) => ({ index: s.index, t: s.t, rgb: Buffer.from(s.rgb).toString('base64') })),
     rimSamples: r.rimSamples,
+    viewSamples: r.viewSamples.map((s) => ({ index: s.index, rgb: Buffer.from(s.rgb).toString('base64') })),
   };
 }
 

@@ -21,9 +21,27 @@ export interface ExtractResult {
   samples: SampledFrame[];
   /** Rim candidates (image pixels) of a frame about every second while the camera moves. */
   rimSamples: RimSample[];
+  /**
+   * While the camera moves, every second rim-search frame (about one every 2 s, at most
+   * `maxViewSamples`): where a panning camera's court is read, per shot (see `court-lines.ts#courtViewsAt`).
+   */
+  viewSamples: SampledFrame[];
   frameCount: number;
   /** `parts`: ffmpeg processes that decoded the video at once; `redecoded`: a part whose seek did not land on its first frame was decoded again from the start (see {@link decodeSplits}). */
   timing: { decodeWaitMs: number; totalMs: number; parts: number; redecoded: boolean };
+}
+
+/** A view sample is kept at every this many rim searches (about one every 2 s while the camera moves). */
+const VIEW_EVERY_SEARCHES = 2;
+/** At most this many view samples (~0.7 MB each at 640 × 360): a long panning game keeps one every longer interval. */
+export const MAX_VIEW_SAMPLES = 120;
+
+/** Sorts sampled frames by index and drops every second one (first and last kept) until at most `max` are left. */
+function thinOut(frames: SampledFrame[], max: number): void {
+  frames.sort((a, b) => a.index - b.index);
+  while (frames.length > max) {
+    for (let i = frames.length - 2; i > 0 && frames.length > max; i -= 2) frames.splice(i, 1);
+  }
 }
 
 /** Frames per worker task: longer runs repeat less context work (2 frames per run). */
@@ -94,6 +112,7 @@ export async function extractFeatures(
     durationSeconds: number;
     sampleEvery?: number;
     maxSamples?: number;
+    maxViewSamples?: number;
     signal?: AbortSignal;
     onProgress?: (fraction: number) => void;
     splits?: number[];
@@ -107,6 +126,8 @@ export async function extractFeatures(
   const results: PackedFeatures[] = [];
   let samples: SampledFrame[] = [];
   let rimSamples: RimSample[] = [];
+  let viewSamples: SampledFrame[] = [];
+  const maxViewSamples = opts.maxViewSamples ?? MAX_VIEW_SAMPLES;
   const rimStep = Math.max(1, Math.round(geo.fps));
   const format = geo.format ?? 'rgb24';
   /** Per run: the index of its last frame read (its right context frame, or its own last frame for the video's last run), and once it is back whether the camera moved. */
@@ -161,6 +182,7 @@ export async function extractFeatures(
   };
 
   const searchRims = (part: Part, rgb: Uint8Array, index: number) => {
+    if (index % (VIEW_EVERY_SEARCHES * rimStep) === 0) viewSamples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
     track(
       pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }, [rgb.buffer as ArrayBuffer]).then((rims) => {
         if (part.alive) rimSamples.push({ index, rims });
@@ -312,6 +334,7 @@ export async function extractFeatures(
     runs.length = Math.min(runs.length, from.lo / RUN);
     samples = samples.filter((smp) => smp.index < from.lo);
     rimSamples = rimSamples.filter((r) => r.index < from.lo);
+    viewSamples = viewSamples.filter((v) => v.index < from.lo);
     held = held.filter((h) => h.index < from.lo);
   };
 
@@ -353,10 +376,8 @@ export async function extractFeatures(
   // A run coming back may start rim searches of held frames: wait until nothing is left.
   while (inflight.size) await Promise.all(inflight);
   if (held.length) throw new Error(`extract: ${held.length} frames held for rim searches after every run returned`);
-  samples.sort((a, b) => a.index - b.index);
-  while (samples.length > maxSamples) {
-    for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
-  }
+  thinOut(samples, maxSamples);
+  thinOut(viewSamples, maxViewSamples);
   rimSamples.sort((a, b) => a.index - b.index);
   const frameCount = parts[parts.length - 1].count;
   let unpacked: FrameFeatures[] | null = null;
@@ -367,6 +388,7 @@ export async function extractFeatures(
     },
     samples,
     rimSamples,
+    viewSamples,
     frameCount,
     timing: { decodeWaitMs: waitMs, totalMs: performance.now() - t0, parts: parts.length, redecoded },
   };

@@ -27,7 +27,7 @@ const EXTRACTION_ROOTS = ['extract.ts', 'decode.ts', 'frame-features.ts', 'hoop-
  * Version of an entry's layout (`ExtractedVideo` and the finishing task in it, built in index.ts, which is not among
  * the hashed modules: it names the run version, which every rule change bumps). Bump it when that layout changes.
  */
-const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT = 2;
 
 /** Environment variables that change the decode (decode.ts, extract.ts). */
 const DECODE_ENV = ['SWISH_DECODE_CHAIN', 'SWISH_RGB_CHAIN', 'SWISH_SKIP_LOOP_FILTER', 'SWISH_DECODE_PARTS', 'FFMPEG_PATH'];

@@ -1,13 +1,13 @@
 import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
-import { normaliseExposure } from './exposure';
+import { exposureGamma, normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { anchorPath, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
-import { courtReader, courtVisible, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
+import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -18,6 +18,8 @@ export interface FinishInput {
   samples: Array<{ index: number; rgb: Uint8Array }>;
   /** Rim candidates of frames sampled about every second while the camera moves (image pixels); empty for a fixed camera. */
   rimSamples?: RimSample[];
+  /** Frames taken about every 2 s while the camera moves, for its court per shot; empty for a fixed camera. */
+  viewSamples?: Array<{ index: number; rgb: Uint8Array }>;
   width: number;
   height: number;
   fps: number;
@@ -178,10 +180,21 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const onePlayer = isOnePlayerSession(input.options);
   const solo = onePlayer || input.options.hasJerseys === false;
   assignTeams(players, { solo });
+  // a panning camera's court, read per shot from the frame taken nearest to where the camera was (run version 34)
+  const views = tracked.length && panningCourtEnabled()
+    ? courtViewsAt(
+        tagged.map((t) => ({ frame: t.s.rimFrame, rim: goals[t.k] })),
+        [...fixedSamples, ...normaliseExposure(input.viewSamples ?? [], exposureGamma(input.samples.map((smp) => smp.rgb)))].filter((smp) => smp.index < features.length),
+        path,
+        width,
+        height,
+      )
+    : undefined;
   const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
     refit: (side) => (target ? readCourt(target, side) : null),
     rims: tagged.map((t) => ({ ...goals[t.k], id: t.k })),
     moving: tracked.length > 0,
+    views,
   });
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);

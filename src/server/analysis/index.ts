@@ -106,6 +106,7 @@ export function finishTaskInput(
     packed: extracted.packed,
     samples: extracted.samples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
     rimSamples: extracted.rimSamples,
+    viewSamples: extracted.viewSamples.map((smp) => ({ index: smp.index, rgb: smp.rgb })),
     width: geo.width,
     height: geo.height,
     fps: geo.fps,

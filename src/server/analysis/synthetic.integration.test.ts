@@ -140,7 +140,11 @@ describe('synthetic clips (one case each)', () => {
       expect(res.hoops.find((h) => h.id === shots[j].hoop_id)?.is_target).toBe(true);
       // made only when the ball was seen falling below the net (the whole image moves, the net box is full of blobs)
       expect(shots[j].made).toBe(truth.attempts[i].made);
+      // the court read per shot from the frame nearest to where the camera was: never the wrong side of the arc
+      if (shots[j].is_three_point !== null) expect(shots[j].is_three_point).toBe(truth.attempts[i].is_three_point);
     }
+    // every attempt here is a two; the moving camera's court places most of them (none before run version 34)
+    expect(shots.filter((s) => s.is_three_point === false && s.shot_world !== null).length).toBeGreaterThanOrEqual(2);
   });
 
   it('no hoop, court in view: reported as no_hoops (not no_court) with no shots', () => {
