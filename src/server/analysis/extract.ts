@@ -22,8 +22,9 @@ export interface ExtractResult {
   /** Rim candidates (image pixels) of a frame about every second while the camera moves. */
   rimSamples: RimSample[];
   /**
-   * While the camera moves, every second rim-search frame (about one every 2 s, at most
-   * `maxViewSamples`): where a panning camera's court is read, per shot (see `court-lines.ts#courtViewsAt`).
+   * While the camera moves, every second rim-search frame (about one every 2 s; at most
+   * `maxViewSamples`, over a longer stride for a long video): where a panning camera's court is read,
+   * per shot (see `court-lines.ts#courtViewsAt`).
    */
   viewSamples: SampledFrame[];
   frameCount: number;
@@ -31,18 +32,13 @@ export interface ExtractResult {
   timing: { decodeWaitMs: number; totalMs: number; parts: number; redecoded: boolean };
 }
 
-/** A view sample is kept at every this many rim searches (about one every 2 s while the camera moves). */
+/** A view sample is kept at every this many rim searches at least (about one every 2 s while the camera moves). */
 const VIEW_EVERY_SEARCHES = 2;
-/** At most this many view samples (~0.7 MB each at 640 × 360): a long panning game keeps one every longer interval. */
+/**
+ * At most this many view samples (~0.7 MB each at 640 × 360): a video longer than twice as many
+ * seconds keeps one every `length / MAX_VIEW_SAMPLES` seconds, a stride fixed before decoding.
+ */
 export const MAX_VIEW_SAMPLES = 120;
-
-/** Sorts sampled frames by index and drops every second one (first and last kept) until at most `max` are left. */
-function thinOut(frames: SampledFrame[], max: number): void {
-  frames.sort((a, b) => a.index - b.index);
-  while (frames.length > max) {
-    for (let i = frames.length - 2; i > 0 && frames.length > max; i -= 2) frames.splice(i, 1);
-  }
-}
 
 /** Frames per worker task: longer runs repeat less context work (2 frames per run). */
 export const RUN = 24;
@@ -127,8 +123,9 @@ export async function extractFeatures(
   let samples: SampledFrame[] = [];
   let rimSamples: RimSample[] = [];
   let viewSamples: SampledFrame[] = [];
-  const maxViewSamples = opts.maxViewSamples ?? MAX_VIEW_SAMPLES;
   const rimStep = Math.max(1, Math.round(geo.fps));
+  // one rim search a second at most: a stride fixed by the length keeps the count bounded while decoding
+  const viewStep = rimStep * Math.max(VIEW_EVERY_SEARCHES, Math.ceil(opts.durationSeconds / (opts.maxViewSamples ?? MAX_VIEW_SAMPLES)));
   const format = geo.format ?? 'rgb24';
   /** Per run: the index of its last frame read (its right context frame, or its own last frame for the video's last run), and once it is back whether the camera moved. */
   const runs: { last: number; moved?: { moving: boolean; lastIndex: number } }[] = [];
@@ -182,7 +179,7 @@ export async function extractFeatures(
   };
 
   const searchRims = (part: Part, rgb: Uint8Array, index: number) => {
-    if (index % (VIEW_EVERY_SEARCHES * rimStep) === 0) viewSamples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
+    if (index % viewStep === 0) viewSamples.push({ index, t: index / geo.fps, rgb: rgb.slice() });
     track(
       pool.run<RimCandidate[]>({ kind: 'rims', rgb, width: geo.width, height: geo.height }, [rgb.buffer as ArrayBuffer]).then((rims) => {
         if (part.alive) rimSamples.push({ index, rims });
@@ -376,8 +373,11 @@ export async function extractFeatures(
   // A run coming back may start rim searches of held frames: wait until nothing is left.
   while (inflight.size) await Promise.all(inflight);
   if (held.length) throw new Error(`extract: ${held.length} frames held for rim searches after every run returned`);
-  thinOut(samples, maxSamples);
-  thinOut(viewSamples, maxViewSamples);
+  samples.sort((a, b) => a.index - b.index);
+  while (samples.length > maxSamples) {
+    for (let i = samples.length - 2; i > 0 && samples.length > maxSamples; i -= 2) samples.splice(i, 1);
+  }
+  viewSamples.sort((a, b) => a.index - b.index);
   rimSamples.sort((a, b) => a.index - b.index);
   const frameCount = parts[parts.length - 1].count;
   let unpacked: FrameFeatures[] | null = null;
