@@ -74,7 +74,8 @@ const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
 export function finishAnalysis(input: FinishInput): FinishOutput {
   const { features, width, height, fps } = input;
   // the rim, net, board and line searches test absolute levels: an under- or overexposed clip's samples are corrected first
-  const samples = normaliseExposure(input.samples);
+  const exposure = exposureGamma(input.samples.map((smp) => smp.rgb));
+  const samples = normaliseExposure(input.samples, exposure);
   const dims = { width, height };
   // the sampled frames check the summed shifts of a still camera (one wrong step stays in the path: see checkPathOnSamples)
   let path = checkPathOnSamples(features, cameraPath(features), input.samples, dims);
@@ -184,7 +185,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const views = tracked.length && panningCourtEnabled()
     ? courtViewsAt(
         tagged.map((t) => ({ frame: t.s.rimFrame, rim: goals[t.k] })),
-        [...fixedSamples, ...normaliseExposure(input.viewSamples ?? [], exposureGamma(input.samples.map((smp) => smp.rgb)))].filter((smp) => smp.index < features.length),
+        [...fixedSamples, ...normaliseExposure(input.viewSamples ?? [], exposure)].filter((smp) => smp.index < features.length),
         path,
         width,
         height,
