@@ -74,14 +74,15 @@ function printShots(clip: GroundTruthClip, res: AnalysisResult, score: ClipScore
   const matchedDet = new Set(score.pairs.map(([, j]) => j));
   const xy = (p: { x: number; y: number } | [number, number] | null | undefined) =>
     p ? (Array.isArray(p) ? `${p[0].toFixed(2)},${p[1].toFixed(2)}` : `${p.x.toFixed(2)},${p.y.toFixed(2)}`) : '-';
+  const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));
   const det = (d: ShotAction) =>
-    `det rim ${d.rim_t.toFixed(2)} made=${d.made} ${d.kind} hoop ${xy(d.hoop_image)} conf ${d.confidence.toFixed(2)}`;
+    `det rim ${d.rim_t.toFixed(2)} made=${d.made} ${d.kind} hoop ${xy(d.hoop_image)} conf ${d.confidence.toFixed(2)} team ${d.shooter_track === null ? '-' : (teamOf.get(d.shooter_track) ?? '-')}`;
   clip.attempts.forEach((t, i) => {
     const j = byTruth.get(i);
     const d = j === undefined ? undefined : shots[j];
     const tag = d === undefined ? 'MISSED  ' : d.made === t.made ? 'ok      ' : 'WRONG   ';
     console.log(
-      `    ${tag} true rim ${t.rim_arrival_s.toFixed(2)} made=${t.made} ${t.kind ?? ''} hoop ${xy(t.hoop)}${d ? `  | ${det(d)}` : ''}`,
+      `    ${tag} true rim ${t.rim_arrival_s.toFixed(2)} made=${t.made} ${t.kind ?? ''} hoop ${xy(t.hoop)} team ${t.shooter?.team ?? '-'}${d ? `  | ${det(d)}` : ''}`,
     );
   });
   shots.forEach((d, j) => {

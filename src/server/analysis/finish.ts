@@ -5,6 +5,7 @@ import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, 
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
+import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
@@ -41,6 +42,8 @@ export interface FinishOutput {
   moments?: ShotMoments[];
   /** How each shot action was placed on the court, in the same order (diagnostics, not an artifact). */
   placement?: ShotPlacement[];
+  /** The end of the court of each hoop record, by hoop id (input of the team step, not an artifact; see `court-ends.ts`). */
+  ends?: CourtEnd[];
 }
 
 /** A ball position in a frame, image pixels of the analysis frame. */
@@ -207,7 +210,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement };
+  const ends = goalEnds(goals, scoredOn);
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement, ends };
 }
 
 /** See {@link ShotMoments}: up to 3 flights that travelled ≥ 3 ball diameters sideways, ended within 4.5 s before the release and started after the previous shot's end. */

@@ -255,3 +255,48 @@ describe('attributeTeams: the rebounder', () => {
     expect(reb.type === 'rebound' && reb.offensive).toBe(false);
   });
 });
+
+describe('attributeTeams: the ends of a full court', () => {
+  it("names the team attacking an end for every shot taken there, the one whose jersey read was a defender's included", async () => {
+    const geo = { width: W, height: H, fps: 30 };
+    const bg = frameOf(FLOOR);
+    const frames = new Map<number, Uint8Array>();
+    const actions: ShotAction[] = [];
+    // green attacks hoop 0, white hoop 1; at the fifth shot (hoop 0) a white defender holds the ball up in front of the shooter
+    const hoopOf = [0, 1, 0, 1, 0, 1, 0, 1];
+    hoopOf.forEach((hoop, i) => {
+      const f = bg.slice();
+      drawShooter(f, 60, 30, hoop === 0 && i !== 4 ? GREEN : WHITE);
+      frames.set(30 * (i + 1), f);
+      actions.push({
+        type: 'shot', id: `s${i + 1}`, index: i, release_t: i + 1, rim_t: i + 1.5, end_t: i + 2, made: true, made_confidence: 1,
+        is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
+        shooter_track: null, assister_track: null, rebounder_track: null,
+        shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: hoop, excitement: 0.5, confidence: 1,
+      });
+    });
+    const input = (ends?: TeamInput['ends']): TeamInput => ({
+      actions: actions.map((a) => ({ ...a })),
+      balls: actions.map((a) => ({ t: a.release_t, x: a.shot_image[0], y: a.shot_image[1], r: 3.5 / W, confidence: 1, source: 'motion' as const })),
+      clusters: [],
+      hoops: [0, 1].map((id) => ({ id, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 })),
+      ends,
+    });
+    const shooterTeams = (out: TeamInput) => {
+      const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
+      return out.actions.map((a) => (a.type === 'shot' && a.shooter_track !== null ? teamOf.get(a.shooter_track) : undefined));
+    };
+    const background = medianBackground([bg, bg, bg, bg, bg], W);
+    // the jerseys alone: the defender's white at the fifth shot
+    const alone = input();
+    const byJersey = await attributeTeams(alone, async () => frames, background, geo);
+    expect(byJersey.map((d) => d.team)).toEqual([1, 0, 1, 0, 0, 0, 1, 0]);
+    expect(shooterTeams(alone)).toEqual([1, 0, 1, 0, 0, 0, 1, 0]);
+    // hoop 0 is one end of the court and hoop 1 the other: the end names the fifth shot's team
+    const withEnds = input([0, 1]);
+    const byEnd = await attributeTeams(withEnds, async () => frames, background, geo);
+    expect(byEnd.map((d) => d.team)).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
+    expect(byEnd.map((d) => d.byEnd ?? false)).toEqual([false, false, false, false, true, false, false, false]);
+    expect(shooterTeams(withEnds)).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
+  });
+});

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
+import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
 import { rawFrames, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
@@ -89,6 +90,9 @@ const atLeast = ({ counts, n }: { counts: Uint32Array; n: number }, minShare: nu
 export function commonColours(frame: { rgb: Uint8Array; width: number; height: number }, minShare = 0.03): Uint8Array {
   return atLeast(colourCounts(frame), minShare);
 }
+
+/** The background colour at a pixel, or null where it is not known. */
+export type PixelBackground = (x: number, y: number) => [number, number, number] | null;
 
 /** What {@link sampleShooter} takes as background: a background image, or the frame's colour tables. */
 export interface ShooterBackground {
@@ -290,7 +294,7 @@ export function sampleShooter(
 export function sampleBody(
   img: { rgb: Uint8Array; width: number; height: number },
   ball: { x: number; y: number; r: number },
-  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  background: PixelBackground | null,
 ): JerseySample {
   if (background) return sampleShooter(img, ball, { background });
   const counts = colourCounts(img);
@@ -475,6 +479,8 @@ export interface TeamInput {
   hoops: HoopRecord[];
   /** Where passers may be seen, per shot (the finishing stage's `moments`); without them only the shooters' teams are read (no player grouping). */
   moments?: ShotMoments[];
+  /** The end of the court of each hoop, by hoop id (the finishing stage's `ends`); the team attacking it names its shots' team. */
+  ends?: CourtEnd[];
 }
 
 /** Per-shot diagnostics of {@link attributeTeams}. */
@@ -482,6 +488,8 @@ export interface ShooterTeam {
   shotId: string;
   sample: JerseySample | null;
   team: 0 | 1 | null;
+  /** The shot's end of the court named its team (see `court-ends.ts`) against, or without, the jersey read: the body read is not the shooter's. */
+  byEnd?: true;
   /** Where (analysis frame, image pixels of the ball) the sample was taken; null when no candidate frame was decoded. */
   at?: { frame: number; x: number; y: number } | null;
 }
@@ -506,7 +514,7 @@ export const FETCHES_AHEAD = 2;
 export async function attributeTeams(
   out: TeamInput,
   getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
-  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  background: PixelBackground | null,
   geo: DecodeGeometry,
   players: { moments?: ShotMoments[]; teamSize?: number | null } = {},
 ): Promise<ShooterTeam[]> {
@@ -566,6 +574,13 @@ export async function attributeTeams(
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
   for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
+  // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
+  const byEnd = teamsByEnd(shots.map((s, i) => ({ team: decisions[i].team, end: courtEndsEnabled() ? (out.ends?.[s.hoop_id] ?? null) : null, t: s.release_t })));
+  byEnd.forEach((team, i) => {
+    if (team === null || team === decisions[i].team) return;
+    decisions[i].team = team;
+    decisions[i].byEnd = true;
+  });
   for (const c of out.clusters) c.team = teamOfColour(robustColour(...c.jersey_rgb), teams, 0.05);
   const votes = new Map<number, [number, number]>();
   shots.forEach((s, i) => {
@@ -609,7 +624,7 @@ export const REBOUND_HOLD_FRAMES = [0, 3, 6];
 function heldAt(
   p: BallMoment,
   frames: Map<number, Uint8Array>,
-  background: ((x: number, y: number) => [number, number, number] | null) | null,
+  background: PixelBackground | null,
   geo: DecodeGeometry,
 ): HeldBall | null {
   const f = frames.get(p.frame);
@@ -716,7 +731,8 @@ function identifyPlayers(
     if (d.sample?.colour && d.team !== null) {
       shotEvent = events.length;
       const motion = s.shooter_track !== null && oldTeam.get(s.shooter_track) === d.team ? s.shooter_track : null;
-      events.push({ team: d.team, skin: d.sample.skin ?? null, track: motion });
+      // a body whose jersey the end of the court overruled is not the shooter: its skin would join him to another player
+      events.push({ team: d.team, skin: d.byEnd ? null : (d.sample.skin ?? null), track: motion });
       meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
     }
     // The rebounder: the body holding the ball where a flight after the miss ends, its jersey
@@ -936,7 +952,7 @@ function ballRadius(balls: BallRecord[], t: number, width = 1): number | null {
  * A lazily computed per-pixel median of frames taken from a fixed camera over the clip (the
  * players move on, the floor stays): the background the shooter is told from.
  */
-export function medianBackground(frames: Uint8Array[], width: number): (x: number, y: number) => [number, number, number] | null {
+export function medianBackground(frames: Uint8Array[], width: number): PixelBackground {
   // One slot per pixel (an array indexed by pixel, not a Map: the shooter windows ask for
   // thousands of pixels per sample), and the median by a 256-bin count of the bytes: the value
   // at position ⌊n/2⌋ of the sorted list, as a sort would give.
