@@ -158,40 +158,57 @@ describe('teamColours / teamOfColour', () => {
   });
 });
 
+/** Five made shots `gap` seconds apart whose shooters wear green, white, green, white, white (the last white one a defender's jersey read, as far as the play goes), each on one wrong-coloured motion track. */
+async function fiveShots(gap: number) {
+  const geo = { width: W, height: H, fps: 30 };
+  const bg = frameOf(FLOOR);
+  const frames = new Map<number, Uint8Array>();
+  const actions: ShotAction[] = [];
+  const jerseys = [GREEN, WHITE, GREEN, WHITE, WHITE];
+  jerseys.forEach((j, i) => {
+    const f = bg.slice();
+    const t = gap * (i + 1);
+    drawShooter(f, 60, 30, j);
+    rect(f, 100, 40, 114, 70, j === GREEN ? WHITE : GREEN); // a player of the other team elsewhere
+    frames.set(30 * t, f);
+    actions.push({
+      type: 'shot', id: `s${i + 1}`, index: i, release_t: t, rim_t: t + 0.5, end_t: t + 1, made: true, made_confidence: 1,
+      is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
+      // Every shot starts on one (wrong-coloured) motion track: the step must split them by jersey.
+      shooter_track: 1, assister_track: null, rebounder_track: null,
+      shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: 0, excitement: 0.5, confidence: 1,
+    });
+  });
+  const cluster: ClusterRecord = {
+    track_id: 1, team: null, jersey_rgb: [150, 120, 90], jersey_number: null, t_start: 0, t_end: 6 * gap, frames: 100,
+    thumb_t: 1, thumb_box: [0, 0, 0.1, 0.1], confidence: 1,
+  };
+  const out: TeamInput = {
+    actions,
+    balls: actions.map((a) => ({ t: a.release_t, x: a.shot_image[0], y: a.shot_image[1], r: 3.5 / W, confidence: 1, source: 'motion' as const })),
+    clusters: [cluster],
+    hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
+  };
+  const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
+  const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
+  return { dec, shooterTeams: actions.map((a) => teamOf.get(a.shooter_track!)) };
+}
+
 describe('attributeTeams', () => {
   it('gives each shot a shooter track of the team whose jersey holds the ball', async () => {
-    const geo = { width: W, height: H, fps: 30 };
-    const bg = frameOf(FLOOR);
-    const frames = new Map<number, Uint8Array>();
-    const actions: ShotAction[] = [];
-    const jerseys = [GREEN, WHITE, GREEN, WHITE, WHITE];
-    jerseys.forEach((j, i) => {
-      const f = bg.slice();
-      drawShooter(f, 60, 30, j);
-      rect(f, 100, 40, 114, 70, j === GREEN ? WHITE : GREEN); // a player of the other team elsewhere
-      frames.set(30 * (i + 1), f);
-      actions.push({
-        type: 'shot', id: `s${i + 1}`, index: i, release_t: i + 1, rim_t: i + 1.5, end_t: i + 2, made: true, made_confidence: 1,
-        is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
-        // Every shot starts on one (wrong-coloured) motion track: the step must split them by jersey.
-        shooter_track: 1, assister_track: null, rebounder_track: null,
-        shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: 0, excitement: 0.5, confidence: 1,
-      });
-    });
-    const cluster: ClusterRecord = {
-      track_id: 1, team: null, jersey_rgb: [150, 120, 90], jersey_number: null, t_start: 0, t_end: 6, frames: 100,
-      thumb_t: 1, thumb_box: [0, 0, 0.1, 0.1], confidence: 1,
-    };
-    const out: TeamInput = {
-      actions,
-      balls: actions.map((a) => ({ t: a.release_t, x: a.shot_image[0], y: a.shot_image[1], r: 3.5 / W, confidence: 1, source: 'motion' as const })),
-      clusters: [cluster],
-      hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
-    };
-    const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
+    // a minute apart: the play between them says nothing (PLAY_GAP_S), the jerseys decide
+    const { dec, shooterTeams } = await fiveShots(60);
     expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 0]);
-    const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
-    expect(actions.map((a) => teamOf.get(a.shooter_track!))).toEqual([1, 0, 1, 0, 0]);
+    expect(dec.every((d) => d.overruled === undefined)).toBe(true);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 0]);
+  });
+
+  it('names the team of a shot the play gives to the other team: after a make, the ball changes hands', async () => {
+    // ten seconds apart: white scores, and a white jersey is read at the next shot too; four reads around it alternate
+    const { dec, shooterTeams } = await fiveShots(10);
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1]);
+    expect(dec.map((d) => d.overruled ?? null)).toEqual([null, null, null, null, 'play']);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 1]);
   });
 });
 
@@ -266,10 +283,11 @@ describe('attributeTeams: the ends of a full court', () => {
     const hoopOf = [0, 1, 0, 1, 0, 1, 0, 1];
     hoopOf.forEach((hoop, i) => {
       const f = bg.slice();
+      const t = 60 * (i + 1); // a minute apart: the play between them says nothing, the jerseys and the ends decide
       drawShooter(f, 60, 30, hoop === 0 && i !== 4 ? GREEN : WHITE);
-      frames.set(30 * (i + 1), f);
+      frames.set(30 * t, f);
       actions.push({
-        type: 'shot', id: `s${i + 1}`, index: i, release_t: i + 1, rim_t: i + 1.5, end_t: i + 2, made: true, made_confidence: 1,
+        type: 'shot', id: `s${i + 1}`, index: i, release_t: t, rim_t: t + 0.5, end_t: t + 1, made: true, made_confidence: 1,
         is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
         shooter_track: null, assister_track: null, rebounder_track: null,
         shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: hoop, excitement: 0.5, confidence: 1,
@@ -296,7 +314,7 @@ describe('attributeTeams: the ends of a full court', () => {
     const withEnds = input([0, 1]);
     const byEnd = await attributeTeams(withEnds, async () => frames, background, geo);
     expect(byEnd.map((d) => d.team)).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
-    expect(byEnd.map((d) => d.byEnd ?? false)).toEqual([false, false, false, false, true, false, false, false]);
+    expect(byEnd.map((d) => d.overruled ?? null)).toEqual([null, null, null, null, 'end', null, null, null]);
     expect(shooterTeams(withEnds)).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
   });
 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
+import { playTeamsEnabled, teamsByPlay } from './possession';
 import { rawFrames, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
@@ -488,8 +489,11 @@ export interface ShooterTeam {
   shotId: string;
   sample: JerseySample | null;
   team: 0 | 1 | null;
-  /** The shot's end of the court named its team (see `court-ends.ts`) against, or without, the jersey read: the body read is not the shooter's. */
-  byEnd?: true;
+  /**
+   * What named the team against, or without, the jersey read: the shot's end of the court
+   * (`court-ends.ts`) or the flow of play (`possession.ts`). The body read is then not the shooter's.
+   */
+  overruled?: 'end' | 'play';
   /** Where (analysis frame, image pixels of the ball) the sample was taken; null when no candidate frame was decoded. */
   at?: { frame: number; x: number; y: number } | null;
 }
@@ -576,11 +580,20 @@ export async function attributeTeams(
   for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
   // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
   const byEnd = teamsByEnd(shots.map((s, i) => ({ team: decisions[i].team, end: courtEndsEnabled() ? (out.ends?.[s.hoop_id] ?? null) : null, t: s.release_t })));
-  byEnd.forEach((team, i) => {
+  const overrule = (i: number, team: 0 | 1 | null, by: 'end' | 'play') => {
     if (team === null || team === decisions[i].team) return;
     decisions[i].team = team;
-    decisions[i].byEnd = true;
-  });
+    decisions[i].overruled = by;
+  };
+  byEnd.forEach((team, i) => overrule(i, team, 'end'));
+  // the other shots through the flow of play: a make gives the ball to the other team, a miss mostly does too
+  if (playTeamsEnabled()) {
+    const order = shots.map((_, i) => i).sort((a, b) => shots[a].release_t - shots[b].release_t);
+    const play = teamsByPlay(order.map((i) => ({ team: decisions[i].team, made: shots[i].made, freeThrow: shots[i].is_free_throw, t: shots[i].release_t })));
+    order.forEach((i, k) => {
+      if (byEnd[i] === null) overrule(i, play[k], 'play');
+    });
+  }
   for (const c of out.clusters) c.team = teamOfColour(robustColour(...c.jersey_rgb), teams, 0.05);
   const votes = new Map<number, [number, number]>();
   shots.forEach((s, i) => {
@@ -731,8 +744,8 @@ function identifyPlayers(
     if (d.sample?.colour && d.team !== null) {
       shotEvent = events.length;
       const motion = s.shooter_track !== null && oldTeam.get(s.shooter_track) === d.team ? s.shooter_track : null;
-      // a body whose jersey the end of the court overruled is not the shooter: its skin would join him to another player
-      events.push({ team: d.team, skin: d.byEnd ? null : (d.sample.skin ?? null), track: motion });
+      // a body whose jersey was overruled is not the shooter: its skin would join him to another player
+      events.push({ team: d.team, skin: d.overruled ? null : (d.sample.skin ?? null), track: motion });
       meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
     }
     // The rebounder: the body holding the ball where a flight after the miss ends, its jersey
