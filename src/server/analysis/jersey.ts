@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
-import { playTeamsEnabled, teamsByPlay } from './possession';
+import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
 import { rawFrames, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
@@ -751,18 +751,22 @@ function identifyPlayers(
     // The rebounder: the body holding the ball where a flight after the miss ends, its jersey
     // voted over a few frames; when that says nothing, the moving body at the ball there
     // (finish.ts) with its torso colour's team.
+    // The rebounding team shoots next (see possession.ts#reboundTeamByPlay): its team, when known, overrules both.
     const rv = voteTeam(held[i].rebound, teams);
     const rebTeam = s.rebounder_track === null ? null : (oldTeam.get(s.rebounder_track) ?? null);
+    const nextTeam = playTeamsEnabled() && i + 1 < shots.length ? reboundTeamByPlay(s, shots[i + 1], decisions[i + 1].team) : null;
     if (rv.team !== null && rv.best) {
-      const motion = s.rebounder_track !== null && rebTeam === rv.team ? s.rebounder_track : null;
+      const team = nextTeam ?? rv.team;
+      const motion = s.rebounder_track !== null && rebTeam === team ? s.rebounder_track : null;
       // No skin colour: a body read at a flight's end is more often a wrong one than a shooter
       // at release, and its skin would pull shooters' groups apart (purity 0.82 → 0.78 on the
       // seen set when it was given); it joins a person through its motion track or the team size.
-      events.push({ team: rv.team, skin: null, track: motion });
+      events.push({ team, skin: null, track: motion });
       meta.push({ shot: i, role: 'rebound', sample: rv.best.sample, t: rv.best.moment.frame / geo.fps });
     } else if (rebTeam !== null) {
       const c = out.clusters.find((x) => x.track_id === s.rebounder_track)!;
-      events.push({ team: rebTeam, skin: null, track: s.rebounder_track });
+      const team = nextTeam ?? rebTeam;
+      events.push({ team, skin: null, track: team === rebTeam ? s.rebounder_track : null });
       meta.push({ shot: i, role: 'rebound', sample: { colour: robustColour(...c.jersey_rgb), rgb: c.jersey_rgb, share: c.confidence, box: thumbPixels(c, geo) }, t: rebounds.get(s.id)?.t ?? s.end_t });
     }
     const ps = held[i].pass;

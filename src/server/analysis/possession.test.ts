@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAY_GAP_S, teamsByPlay, type PlayShot } from './possession';
+import { PLAY_GAP_S, REBOUND_NEXT_S, reboundTeamByPlay, teamsByPlay, type PlayShot } from './possession';
 
 const shot = (t: number, team: 0 | 1 | null, made: boolean | null = true, freeThrow = false): PlayShot => ({ t, team, made, freeThrow });
 
@@ -28,5 +28,15 @@ describe('teamsByPlay', () => {
   it('gives nothing without a read', () => {
     expect(teamsByPlay([shot(0, null), shot(10, null)])).toEqual([null, null]);
     expect(teamsByPlay([])).toEqual([]);
+  });
+});
+
+describe('reboundTeamByPlay', () => {
+  it("names the next shooter's team as the rebounder's after a miss, within one possession", () => {
+    expect(reboundTeamByPlay({ made: false, end_t: 10 }, { release_t: 20 }, 1)).toBe(1);
+    expect(reboundTeamByPlay({ made: false, end_t: 10 }, { release_t: 10 + REBOUND_NEXT_S + 1 }, 1)).toBeNull();
+    expect(reboundTeamByPlay({ made: true, end_t: 10 }, { release_t: 20 }, 1)).toBeNull();
+    expect(reboundTeamByPlay({ made: null, end_t: 10 }, { release_t: 20 }, 0)).toBeNull();
+    expect(reboundTeamByPlay({ made: false, end_t: 10 }, { release_t: 20 }, null)).toBeNull();
   });
 });
