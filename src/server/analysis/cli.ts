@@ -51,11 +51,13 @@ async function main(): Promise<void> {
       `analysed at ${s.analysisWidth}x${s.analysisHeight} ${s.analysisFps.toFixed(1)} fps in ${(s.wallMs / 1000).toFixed(1)} s (${(res.video.durationSeconds / (s.wallMs / 1000)).toFixed(1)}x real time); estimated speed-up ${s.timeScale.toFixed(2)}`,
     );
   }
+  const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));
+  const team = (x: ShotAction) => (x.shooter_track === null ? null : (teamOf.get(x.shooter_track) ?? null));
   const made = shots.filter((x) => x.made).length;
   console.log(`shots: ${shots.length}   made: ${made}   hoops: ${res.hoops.length}   player tracks: ${res.clusters.length}`);
   for (const x of shots) {
     console.log(
-      `  ${x.id.padEnd(4)} release ${x.release_t.toFixed(2).padStart(6)} s  rim ${x.rim_t.toFixed(2).padStart(6)} s  ${x.made === null ? '  ?   ' : x.made ? 'MADE  ' : 'missed'} ${x.kind.padEnd(8)} ${x.is_free_throw ? 'FT ' : x.is_three_point ? '3PT' : x.is_three_point === false ? '2PT' : '   '} pts ${x.points}  shooter ${x.shooter_track ?? '-'}  excitement ${x.excitement.toFixed(2)}`,
+      `  ${x.id.padEnd(4)} release ${x.release_t.toFixed(2).padStart(6)} s  rim ${x.rim_t.toFixed(2).padStart(6)} s  ${x.made === null ? '  ?   ' : x.made ? 'MADE  ' : 'missed'} ${x.kind.padEnd(8)} ${x.is_free_throw ? 'FT ' : x.is_three_point ? '3PT' : x.is_three_point === false ? '2PT' : '   '} pts ${x.points}  shooter ${x.shooter_track ?? '-'} team ${team(x) ?? '-'}  excitement ${x.excitement.toFixed(2)}`,
     );
   }
   const perPlayer = new Map<string, number>();
@@ -64,6 +66,12 @@ async function main(): Promise<void> {
     perPlayer.set(key, (perPlayer.get(key) ?? 0) + x.points);
   }
   if (perPlayer.size) console.log(`points: ${[...perPlayer].map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  const perTeam = new Map<string, number>();
+  for (const x of shots) {
+    const key = team(x) === null ? 'no team' : `team ${team(x)}`;
+    perTeam.set(key, (perTeam.get(key) ?? 0) + x.points);
+  }
+  if ([...perTeam.keys()].some((k) => k !== 'no team')) console.log(`team points: ${[...perTeam].sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
 }
 
 main().catch((err: unknown) => {
