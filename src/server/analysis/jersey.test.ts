@@ -159,7 +159,7 @@ describe('teamColours / teamOfColour', () => {
 });
 
 /** Five made shots `gap` seconds apart whose shooters wear green, white, green, white, white (the last white one a defender's jersey read, as far as the play goes), each on one wrong-coloured motion track. */
-async function fiveShots(gap: number) {
+async function fiveShots(gap: number, unread: number | null = null, people = false) {
   const geo = { width: W, height: H, fps: 30 };
   const bg = frameOf(FLOOR);
   const frames = new Map<number, Uint8Array>();
@@ -168,14 +168,15 @@ async function fiveShots(gap: number) {
   jerseys.forEach((j, i) => {
     const f = bg.slice();
     const t = gap * (i + 1);
-    drawShooter(f, 60, 30, j);
+    if (i === unread) rect(f, 57, 27, 64, 34, BALL); // the ball alone: no body attached to it
+    else drawShooter(f, 60, 30, j);
     rect(f, 100, 40, 114, 70, j === GREEN ? WHITE : GREEN); // a player of the other team elsewhere
     frames.set(30 * t, f);
     actions.push({
       type: 'shot', id: `s${i + 1}`, index: i, release_t: t, rim_t: t + 0.5, end_t: t + 1, made: true, made_confidence: 1,
       is_free_throw: false, is_three_point: null, points: 2, kind: 'swish',
-      // Every shot starts on one (wrong-coloured) motion track: the step must split them by jersey.
-      shooter_track: 1, assister_track: null, rebounder_track: null,
+      // Every shot starts on one (wrong-coloured) motion track: the step must split them by jersey. The unread shot has none.
+      shooter_track: i === unread ? null : 1, assister_track: null, rebounder_track: null,
       shot_image: [60.5 / W, 30.5 / H], shot_world: null, hoop_image: [0.8, 0.2], hoop_id: 0, excitement: 0.5, confidence: 1,
     });
   });
@@ -189,9 +190,11 @@ async function fiveShots(gap: number) {
     clusters: [cluster],
     hoops: [{ id: 0, x: 0.8, y: 0.2, w: 13 / W, samples: [], backboard: null, support: 1, is_target: true, confidence: 1 }],
   };
-  const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo);
+  // with the finishing stage's moments (no passes, no rebounds) the shooters are grouped into people
+  if (people) out.moments = actions.map(() => ({ pass: [], rebound: [] }));
+  const dec = await attributeTeams(out, async () => frames, medianBackground([bg, bg, bg, bg, bg], W), geo, { moments: out.moments, teamSize: null });
   const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
-  return { dec, shooterTeams: actions.map((a) => teamOf.get(a.shooter_track!)) };
+  return { dec, out, shooterTeams: actions.map((a) => teamOf.get(a.shooter_track!)) };
 }
 
 describe('attributeTeams', () => {
@@ -209,6 +212,16 @@ describe('attributeTeams', () => {
     expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1]);
     expect(dec.map((d) => d.overruled ?? null)).toEqual([null, null, null, null, 'play']);
     expect(shooterTeams).toEqual([1, 0, 1, 0, 1]);
+  });
+
+  it.each([false, true])('gives a shot no body was read at the team the play names, as a record in that team\'s jersey colour (people: %s)', async (people) => {
+    const { dec, out, shooterTeams } = await fiveShots(10, 2, people);
+    expect(dec[2].sample?.colour ?? null).toBeNull();
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1]);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 1]);
+    const own = out.clusters.find((c) => c.track_id === (out.actions[2] as ShotAction).shooter_track)!;
+    expect(own.jersey_rgb).toEqual(out.clusters.find((c) => c.track_id === (out.actions[0] as ShotAction).shooter_track)!.jersey_rgb);
+    expect(own.t_start).toBe(30);
   });
 });
 

@@ -613,12 +613,14 @@ export async function attributeTeams(
     return decisions;
   }
   let nextId = Math.max(0, ...out.clusters.map((c) => c.track_id)) + 1;
+  const jerseys = teamJerseys(decisions);
   shots.forEach((s, i) => {
     const d = decisions[i];
-    if (d.team === null || !d.sample?.rgb) return;
+    const own = recordSample(d, jerseys);
+    if (d.team === null || !own) return;
     const c = s.shooter_track === null ? undefined : byId.get(s.shooter_track);
     if (c && c.team === d.team) return;
-    const rec = ownRecord(nextId++, d.team, d.sample, s.release_t, geo);
+    const rec = ownRecord(nextId++, d.team, own, s.release_t, geo);
     out.clusters.push(rec);
     byId.set(rec.track_id, rec);
     s.shooter_track = rec.track_id;
@@ -696,6 +698,25 @@ const thumbPixels = (c: ClusterRecord, geo: DecodeGeometry): [number, number, nu
 ];
 
 /** A player record for one sampled body (a shooter seen standing at release). */
+/** Each team's jersey as its shooters were read (the median RGB of the reads no rule overruled), or null. */
+function teamJerseys(decisions: ShooterTeam[]): Array<[number, number, number] | null> {
+  return ([0, 1] as const).map((t) => {
+    const rgbs = decisions.flatMap((d) => (d.team === t && !d.overruled && d.sample?.rgb ? [d.sample.rgb] : []));
+    return rgbs.length ? ([0, 1, 2].map((c) => rgbs.map((v) => v[c]).sort((a, b) => a - b)[rgbs.length >> 1]) as [number, number, number]) : null;
+  });
+}
+
+/**
+ * What a shot's own record (a player seen at release) is made from: the body read at the ball, or, for a shot whose
+ * team the end or the play named where no body was read, the window searched there in the team's jersey colour.
+ */
+function recordSample(d: ShooterTeam, jerseys: Array<[number, number, number] | null>): JerseySample | null {
+  if (d.team === null) return null;
+  if (d.sample?.rgb) return d.sample;
+  const rgb = jerseys[d.team];
+  return d.overruled && d.sample && rgb ? { ...d.sample, rgb, share: 0 } : null;
+}
+
 function ownRecord(id: number, team: 0 | 1, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
   const [x0, y0, x1, y1] = sample.box;
   return {
@@ -816,13 +837,15 @@ function identifyPlayers(
     const e = meta.findIndex((m) => m.shot === shot && m.role === role);
     return e >= 0 && group[e] >= 0 ? group[e] + 1 : null;
   };
+  const jerseys = teamJerseys(decisions);
   let nextOwn = -1;
   shots.forEach((s, i) => {
     const shooter = person(i, 'shot');
     const d = decisions[i];
+    const own = recordSample(d, jerseys);
     if (shooter !== null) s.shooter_track = shooter;
-    else if (d.team !== null && d.sample?.rgb && !(s.shooter_track !== null && old.get(s.shooter_track)?.team === d.team)) {
-      const rec = ownRecord(nextOwn--, d.team, d.sample, s.release_t, geo);
+    else if (d.team !== null && own && !(s.shooter_track !== null && old.get(s.shooter_track)?.team === d.team)) {
+      const rec = ownRecord(nextOwn--, d.team, own, s.release_t, geo);
       old.set(rec.track_id, rec);
       s.shooter_track = ref(rec.track_id);
     } else s.shooter_track = ref(s.shooter_track);
