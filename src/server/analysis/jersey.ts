@@ -697,7 +697,6 @@ const thumbPixels = (c: ClusterRecord, geo: DecodeGeometry): [number, number, nu
   c.thumb_box[3] * geo.height,
 ];
 
-/** A player record for one sampled body (a shooter seen standing at release). */
 /** Each team's jersey as its shooters were read (the median RGB of the reads no rule overruled), or null. */
 function teamJerseys(decisions: ShooterTeam[]): Array<[number, number, number] | null> {
   return ([0, 1] as const).map((t) => {
@@ -708,15 +707,17 @@ function teamJerseys(decisions: ShooterTeam[]): Array<[number, number, number] |
 
 /**
  * What a shot's own record (a player seen at release) is made from: the body read at the ball, or, for a shot whose
- * team the end or the play named where no body was read, the window searched there in the team's jersey colour.
+ * team the end or the play named against the read or where no body was read, the window searched there in the team's
+ * jersey colour.
  */
 function recordSample(d: ShooterTeam, jerseys: Array<[number, number, number] | null>): JerseySample | null {
   if (d.team === null) return null;
-  if (d.sample?.rgb) return d.sample;
+  if (!d.overruled) return d.sample?.rgb ? d.sample : null;
   const rgb = jerseys[d.team];
-  return d.overruled && d.sample && rgb ? { ...d.sample, rgb, share: 0 } : null;
+  return d.sample && rgb ? { ...d.sample, rgb, share: 0 } : null;
 }
 
+/** A player record for one sampled body (a shooter seen standing at release). */
 function ownRecord(id: number, team: 0 | 1, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
   const [x0, y0, x1, y1] = sample.box;
   return {
