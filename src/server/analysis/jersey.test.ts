@@ -158,13 +158,16 @@ describe('teamColours / teamOfColour', () => {
   });
 });
 
-/** Five made shots `gap` seconds apart whose shooters wear green, white, green, white, white (the last white one a defender's jersey read, as far as the play goes), each on one wrong-coloured motion track. */
-async function fiveShots(gap: number, unread: number | null = null, people = false) {
+/**
+ * Seven made shots `gap` seconds apart whose shooters are read green, white, green, white, white, white, green (the
+ * fifth, in the play, a defender's jersey: the teams alternate), each on one wrong-coloured motion track.
+ */
+async function madeShots(gap: number, unread: number | null = null, people = false) {
   const geo = { width: W, height: H, fps: 30 };
   const bg = frameOf(FLOOR);
   const frames = new Map<number, Uint8Array>();
   const actions: ShotAction[] = [];
-  const jerseys = [GREEN, WHITE, GREEN, WHITE, WHITE];
+  const jerseys = [GREEN, WHITE, GREEN, WHITE, WHITE, WHITE, GREEN];
   jerseys.forEach((j, i) => {
     const f = bg.slice();
     const t = gap * (i + 1);
@@ -181,7 +184,7 @@ async function fiveShots(gap: number, unread: number | null = null, people = fal
     });
   });
   const cluster: ClusterRecord = {
-    track_id: 1, team: null, jersey_rgb: [150, 120, 90], jersey_number: null, t_start: 0, t_end: 6 * gap, frames: 100,
+    track_id: 1, team: null, jersey_rgb: [150, 120, 90], jersey_number: null, t_start: 0, t_end: 8 * gap, frames: 100,
     thumb_t: 1, thumb_box: [0, 0, 0.1, 0.1], confidence: 1,
   };
   const out: TeamInput = {
@@ -200,25 +203,26 @@ async function fiveShots(gap: number, unread: number | null = null, people = fal
 describe('attributeTeams', () => {
   it('gives each shot a shooter track of the team whose jersey holds the ball', async () => {
     // a minute apart: the play between them says nothing (PLAY_GAP_S), the jerseys decide
-    const { dec, shooterTeams } = await fiveShots(60);
-    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 0]);
+    const { dec, shooterTeams } = await madeShots(60);
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 0, 0, 1]);
     expect(dec.every((d) => d.overruled === undefined)).toBe(true);
-    expect(shooterTeams).toEqual([1, 0, 1, 0, 0]);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 0, 0, 1]);
   });
 
   it('names the team of a shot the play gives to the other team: after a make, the ball changes hands', async () => {
-    // ten seconds apart: white scores, and a white jersey is read at the next shot too; four reads around it alternate
-    const { dec, shooterTeams } = await fiveShots(10);
-    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1]);
-    expect(dec.map((d) => d.overruled ?? null)).toEqual([null, null, null, null, 'play']);
-    expect(shooterTeams).toEqual([1, 0, 1, 0, 1]);
+    // ten seconds apart: white scores, and a white jersey is read at the next shot too
+    const { dec, shooterTeams } = await madeShots(10);
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1, 0, 1]);
+    expect(dec.map((d) => d.overruled ?? null)).toEqual([null, null, null, null, 'play', null, null]);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 1, 0, 1]);
   });
 
-  it.each([false, true])('gives a shot no body was read at the team the play names, as a record in that team\'s jersey colour (people: %s)', async (people) => {
-    const { dec, out, shooterTeams } = await fiveShots(10, 2, people);
+  it.each([false, true])("gives a shot no body was read at the team the play names, as a record in that team's jersey colour (people: %s)", async (people) => {
+    const { dec, out, shooterTeams } = await madeShots(10, 2, people);
     expect(dec[2].sample?.colour ?? null).toBeNull();
-    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1]);
-    expect(shooterTeams).toEqual([1, 0, 1, 0, 1]);
+    expect(dec.map((d) => d.team)).toEqual([1, 0, 1, 0, 1, 0, 1]);
+    expect(dec.map((d) => d.overruled ?? null)).toEqual([null, null, 'play', null, 'play', null, null]);
+    expect(shooterTeams).toEqual([1, 0, 1, 0, 1, 0, 1]);
     const own = out.clusters.find((c) => c.track_id === (out.actions[2] as ShotAction).shooter_track)!;
     expect(own.jersey_rgb).toEqual(out.clusters.find((c) => c.track_id === (out.actions[0] as ShotAction).shooter_track)!.jersey_rgb);
     expect(own.t_start).toBe(30);

@@ -42,13 +42,27 @@ function sameTeam(a: PlayShot, b: PlayShot): number {
   return a.made ? SAME_AFTER_MAKE : SAME_AFTER_MISS;
 }
 
+/** Jersey reads a clip needs before the play names teams. */
+export const PLAY_MIN_READS = 6;
+/**
+ * Share of the reads the less-read team needs before the play names teams. Both teams shoot in a
+ * game; a clip of one shooter practising is mostly read as one team, and the play would turn it
+ * into two alternating ones (a real 51 s clip of one shooter, 16 attempts, 12 of its 13 reads one
+ * team; and a real clip of one shooter's 4 attempts, 3 of 4).
+ */
+export const PLAY_MIN_MINORITY = 0.25;
+
 /**
  * The likelier team of each shot (see the module comment), or null for every shot when the clip
- * has no read. `shots` in time order.
+ * has fewer than {@link PLAY_MIN_READS} reads or its reads are nearly all one team's
+ * ({@link PLAY_MIN_MINORITY}). `shots` in time order.
  */
 export function teamsByPlay(shots: PlayShot[]): Array<0 | 1 | null> {
   const n = shots.length;
-  if (!shots.some((s) => s.team !== null)) return shots.map(() => null);
+  const reads = shots.filter((s) => s.team !== null);
+  const ones = reads.filter((s) => s.team === 1).length;
+  // too few reads, or nearly all of one team (one shooter practising, mostly read right): the play says nothing
+  if (reads.length < PLAY_MIN_READS || Math.min(ones, reads.length - ones) < PLAY_MIN_MINORITY * reads.length) return shots.map(() => null);
   const emit = (i: number, team: 0 | 1) => (shots[i].team === null ? 1 : shots[i].team === team ? READ_RIGHT : 1 - READ_RIGHT);
   const fwd: Array<[number, number]> = [];
   const bwd: Array<[number, number]> = new Array(n);
@@ -65,6 +79,7 @@ export function teamsByPlay(shots: PlayShot[]): Array<0 | 1 | null> {
     p1 *= emit(i, 1);
     fwd.push([p0 / (p0 + p1), p1 / (p0 + p1)]);
   }
+
   bwd[n - 1] = [1, 1];
   for (let i = n - 2; i >= 0; i--) {
     const s = sameTeam(shots[i], shots[i + 1]);
