@@ -18,9 +18,12 @@ export type CourtEnd = 0 | 1 | null;
 
 /**
  * How far apart (rim widths, in the stabilised frame) two goals must sit to be the two ends of a
- * court. The baskets of a full court are 28 m apart, ~60 rim widths; a panning camera's
- * integrated path drifts, but by far less than that between two re-anchorings (see
- * `rim-tracks.ts#anchorPath`). Two goals closer than this are taken for one basket read twice.
+ * court. The baskets of a full court are 28 m apart: on the panning games measured, the widest
+ * gap between goals, the one between the baskets, was 44–80 rim widths, while one basket's goals
+ * (tracked at different times; the integrated path drifts between re-anchorings, see
+ * `rim-tracks.ts#anchorPath`) spread over up to ~14 in smaller steps. Goals closer than this are
+ * taken for one basket read more than once. A rim read wide (joined with the board's edge: 28–38 px
+ * on pan-970) shrinks the gap in rim widths: at 25, that game's ends were not found.
  */
 export const END_GAP_RIMS = 12;
 
