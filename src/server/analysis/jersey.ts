@@ -697,11 +697,16 @@ const thumbPixels = (c: ClusterRecord, geo: DecodeGeometry): [number, number, nu
   c.thumb_box[3] * geo.height,
 ];
 
+/** Per channel, the value at position ⌊n/2⌋ of the sorted values of a non-empty list of colours. */
+function medianRgb(rgbs: Array<[number, number, number]>): [number, number, number] {
+  return [0, 1, 2].map((c) => rgbs.map((v) => v[c]).sort((a, b) => a - b)[rgbs.length >> 1]) as [number, number, number];
+}
+
 /** Each team's jersey as its shooters were read (the median RGB of the reads no rule overruled), or null. */
 function teamJerseys(decisions: ShooterTeam[]): Array<[number, number, number] | null> {
   return ([0, 1] as const).map((t) => {
     const rgbs = decisions.flatMap((d) => (d.team === t && !d.overruled && d.sample?.rgb ? [d.sample.rgb] : []));
-    return rgbs.length ? ([0, 1, 2].map((c) => rgbs.map((v) => v[c]).sort((a, b) => a - b)[rgbs.length >> 1]) as [number, number, number]) : null;
+    return rgbs.length ? medianRgb(rgbs) : null;
   });
 }
 
@@ -807,10 +812,8 @@ function identifyPlayers(
   for (let g = 0; g < k; g++) {
     const mine = meta.filter((_, e) => group[e] === g);
     const best = mine.reduce((a, b) => (b.sample.share > a.sample.share ? b : a));
-    const rgbs = mine.map((m) => m.sample.rgb!);
-    const med = (c: number) => [...rgbs.map((v) => v[c])].sort((a, b) => a - b)[rgbs.length >> 1];
     const rec = ownRecord(g + 1, events[meta.indexOf(mine[0])].team!, best.sample, best.t, geo);
-    rec.jersey_rgb = [0, 1, 2].map((c) => Math.round(med(c))) as [number, number, number];
+    rec.jersey_rgb = medianRgb(mine.map((m) => m.sample.rgb!)).map(Math.round) as [number, number, number];
     rec.t_start = Math.min(...mine.map((m) => m.t));
     rec.t_end = Math.max(...mine.map((m) => m.t));
     rec.frames = mine.length;
