@@ -60,18 +60,15 @@ async function main(): Promise<void> {
       `  ${x.id.padEnd(4)} release ${x.release_t.toFixed(2).padStart(6)} s  rim ${x.rim_t.toFixed(2).padStart(6)} s  ${x.made === null ? '  ?   ' : x.made ? 'MADE  ' : 'missed'} ${x.kind.padEnd(8)} ${x.is_free_throw ? 'FT ' : x.is_three_point ? '3PT' : x.is_three_point === false ? '2PT' : '   '} pts ${x.points}  shooter ${x.shooter_track ?? '-'} team ${team(x) ?? '-'}  excitement ${x.excitement.toFixed(2)}`,
     );
   }
-  const perPlayer = new Map<string, number>();
-  for (const x of shots) {
-    const key = x.shooter_track === null ? 'unknown' : `track ${x.shooter_track}`;
-    perPlayer.set(key, (perPlayer.get(key) ?? 0) + x.points);
-  }
-  if (perPlayer.size) console.log(`points: ${[...perPlayer].map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-  const perTeam = new Map<string, number>();
-  for (const x of shots) {
-    const key = team(x) === null ? 'no team' : `team ${team(x)}`;
-    perTeam.set(key, (perTeam.get(key) ?? 0) + x.points);
-  }
-  if ([...perTeam.keys()].some((k) => k !== 'no team')) console.log(`team points: ${[...perTeam].sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  const pointsBy = (key: (x: ShotAction) => string) => {
+    const sums = new Map<string, number>();
+    for (const x of shots) sums.set(key(x), (sums.get(key(x)) ?? 0) + x.points);
+    return [...sums];
+  };
+  const perPlayer = pointsBy((x) => (x.shooter_track === null ? 'unknown' : `track ${x.shooter_track}`));
+  if (perPlayer.length) console.log(`points: ${perPlayer.map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  const perTeam = pointsBy((x) => (team(x) === null ? 'no team' : `team ${team(x)}`));
+  if (perTeam.some(([k]) => k !== 'no team')) console.log(`team points: ${perTeam.sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
 }
 
 main().catch((err: unknown) => {
