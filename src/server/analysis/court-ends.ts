@@ -85,8 +85,9 @@ export function teamsByEnd(votes: EndVote[]): Array<0 | 1 | null> {
   const none = votes.map(() => null);
   const reads = votes.filter((v): v is EndVote & { team: 0 | 1; end: 0 | 1 } => v.team !== null && v.end !== null);
   if ([0, 1].some((e) => reads.filter((v) => v.end === e).length < END_MIN_READS)) return none;
-  // the team attacking end 0 is `first` before the switch time, the other one after it
-  const agree = (first: 0 | 1, at: number) => reads.filter((v) => v.team === ((v.end === 0) === (v.t < at) ? first : 1 - first)).length;
+  // the team attacking an end at a time: end 0 is `first`'s before the switch time `at`, the other's after it
+  const attacking = (end: 0 | 1, t: number, first: 0 | 1, at: number): 0 | 1 => ((end === 0) === (t < at) ? first : ((1 - first) as 0 | 1));
+  const agree = (first: 0 | 1, at: number) => reads.filter((v) => v.team === attacking(v.end, v.t, first, at)).length;
   const times = votes.filter((v) => v.end !== null).map((v) => v.t).sort((a, b) => a - b);
   const breaks = times.slice(1).flatMap((t, i) => (t - times[i] >= HALF_TIME_GAP_S ? [(t + times[i]) / 2] : []));
   let best = { first: 0 as 0 | 1, at: Infinity, n: -1 };
@@ -102,5 +103,5 @@ export function teamsByEnd(votes: EndVote[]): Array<0 | 1 | null> {
     }
   }
   if (best.n < END_AGREEMENT * reads.length) return none;
-  return votes.map((v) => (v.end === null ? null : (v.end === 0) === (v.t < best.at) ? best.first : ((1 - best.first) as 0 | 1)));
+  return votes.map((v) => (v.end === null ? null : attacking(v.end, v.t, best.first, best.at)));
 }
