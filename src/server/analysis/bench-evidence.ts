@@ -16,6 +16,8 @@ export interface EvidenceRecord {
   truth: { rim_t: number; made: boolean; kind: string | null; three_point?: boolean | null; free_throw?: boolean | null } | null;
   result: 'right' | 'wrong' | 'false' | 'lost';
   evidence?: unknown;
+  /** How the shot was placed on the court (see court-lines.ts#ShotPlacement). */
+  placement?: unknown;
 }
 
 /** Parses an evidence file (JSON Lines). */

@@ -139,6 +139,7 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
       truth: t && truthOf(t),
       result,
       evidence: res.makeEvidence?.[j] ?? null,
+      placement: res.placement?.[j] ?? null,
     };
   });
   clip.attempts.forEach((t, i) => {

@@ -18,6 +18,11 @@ import {
   modelPoints,
   placeShots,
   project,
+  fitFromCamera,
+  tripodCameras,
+  turnedCamera,
+  TRIPOD_MIN_COVERAGE,
+  MOVING_LOOSE_RMS_M,
   reconstructFlight,
   threePointDistance,
   locateShot,
@@ -462,5 +467,190 @@ describe('shot placement', () => {
     expect(zoomed!.fit.camera.focal / near!.fit.camera.focal).toBeGreaterThan(1 + VIEW_FOCAL_SPREAD);
     const views = courtViewsAt(moments, samples, path, W, H);
     expect(views.map((v) => v !== null)).toEqual([true, true, false]);
+  });
+  /** `cam` turned on its tripod by `dyaw` (to its left) and `dpitch` (down), radians. */
+  const turn = (c: CourtCamera, dyaw: number, dpitch: number) => {
+    const pitch = -Math.asin(c.rot[8]);
+    const yaw = Math.atan2(c.rot[7], c.rot[6]);
+    return cameraFromPose(c.pos, yaw + dyaw, pitch + dpitch, 0.01, c.focal, c.cx, c.cy);
+  };
+  /** How far the image moved between two cameras at one place: a point seen near the first one's centre, in both. */
+  const imageShift = (a: CourtCamera, b: CourtCamera) => {
+    const p = backProject(a, W / 2, H / 2, 1.5)!;
+    const qa = project(a, p.x, p.y, 1.5);
+    const qb = project(b, p.x, p.y, 1.5);
+    return { du: qb.u - qa.u, dv: qb.v - qa.v };
+  };
+
+  it('turns a read camera to another frame of the pan by how far the image moved', () => {
+    for (const [dyaw, dpitch] of [
+      [0.12, 0],
+      [-0.2, 0.03],
+      [0.05, -0.04],
+    ]) {
+      const other = turn(cam, dyaw, dpitch);
+      const { du, dv } = imageShift(cam, other);
+      const turned = turnedCamera(cam, du, dv);
+      // court points across the view land within ~2 px of where the truly turned camera sees them
+      let worst = 0;
+      for (const [x, y] of [
+        [0, 0],
+        [5.8, 0],
+        [6.75, 4],
+        [1, -6],
+        [10, 3],
+      ]) {
+        const a = project(other, x, y, 0);
+        const b = project(turned, x, y, 0);
+        worst = Math.max(worst, Math.hypot(a.u - b.u, a.v - b.v));
+      }
+      expect(worst).toBeLessThan(2.5);
+      // the read frame's camera, unturned, is far off
+      const still = project(cam, 6.75, 4, 0);
+      expect(Math.hypot(still.u - project(other, 6.75, 4, 0).u, still.v - project(other, 6.75, 4, 0).v)).toBeGreaterThan(10);
+    }
+    expect(turnedCamera(cam, 0, 0)).toBe(cam);
+  });
+
+  it("places a flight followed by a turning camera with each frame's camera, not the read frame's", () => {
+    // the camera turns left 0.25 rad over the 33 frames of a three from (7.4, -2.2); the court was read at the
+    // flight's last frame; the path's shifts are the image's motion at the centre, as the frame-to-frame shifts give
+    const frames = 200;
+    const first = 100;
+    const last = 133;
+    const camAt = (f: number) => turn(cam, -0.25 * (1 - (Math.min(Math.max(f, first), last) - first) / (last - first)), 0);
+    const shift = (f: number) => imageShift(cam, camAt(f));
+    const path = { ox: new Float64Array(frames).map((_, f) => shift(f).du), oy: new Float64Array(frames).map((_, f) => shift(f).dv) };
+    // the ball seen by each frame's camera, in stabilised coordinates (image − shift)
+    const seen = flightTrack(cam, 7.4, -2.2).map((p) => {
+      const T = 33 / 30;
+      const t = (p.frame - first) / 30;
+      const q = project(camAt(p.frame), 7.4 - (7.4 / T) * t, -2.2 + (2.2 / T) * t, 2.7 + ((3.05 - 2.7 + 0.5 * 9.81 * T * T) / T) * t - 0.5 * 9.81 * t * t);
+      return { ...p, x: q.u - path.ox[p.frame], y: q.v - path.oy[p.frame] };
+    });
+    const shot = detection(seen, true);
+    const view = { fit: { ...court, camera: camAt(last) }, dx: path.ox[last], dy: path.oy[last], index: last };
+    const off = (o: { x: number; y: number } | null) => (o ? Math.hypot(o.x - 7.4, o.y + 2.2) : Infinity);
+    const turned = placeShots([action()], [shot], null, [0.9], 30, 1, { views: [view], moving: true, path });
+    expect(off(turned[0].origin)).toBeLessThan(0.6);
+    // the read frame's camera for every point (the view's shift alone) bends the flight
+    const still = placeShots([action()], [shot], null, [0.9], 30, 1, { views: [view], moving: true });
+    expect(off(still[0].origin)).toBeGreaterThan(off(turned[0].origin) + 0.5);
+  });
+
+  it("takes a tripod camera's place per end from reads that agree, and none from reads that spread or stand alone", () => {
+    const fit = (pos: [number, number, number], focal = 600): CourtFit => ({
+      camera: cameraFromPose(pos, Math.atan2(-pos[1], -pos[0]), 0.3, 0.01, focal, W / 2, H / 2),
+      model: COURTS.fiba,
+      coverage: 0.6,
+      matchedPx: 300,
+    });
+    // one sideline camera: reads of the near end at y < 0, of the far end at y > 0 (each basket's own frame)
+    const cams = tripodCameras([fit([12.2, -13.1, 6.2]), fit([12.6, -13.5, 6.4], 640), fit([12.4, -12.9, 6.1], 610), fit([12.5, 13.4, 6.3]), fit([12.1, 13.0, 6.0], 620)]);
+    expect(cams).toHaveLength(2);
+    const near = cams.find((c) => c.pos[1] < 0)!;
+    expect(near.pos[0]).toBeCloseTo(12.4, 5);
+    expect(near.pos[1]).toBeCloseTo(-13.1, 5);
+    expect(near.focal).toBe(610);
+    expect(near.roll).toBeCloseTo(0.01, 5);
+    const far = cams.find((c) => c.pos[1] > 0)!;
+    expect(far.pos[1]).toBeCloseTo(13.2, 5);
+    // a camera carried around: its reads of one end lie metres apart
+    expect(tripodCameras([fit([12.2, -13.1, 6.2]), fit([7, -9, 2]), fit([12.4, -12.9, 6.1])])).toEqual([]);
+    // one read of an end is no place
+    expect(tripodCameras([fit([12.2, -13.1, 6.2])])).toEqual([]);
+    // an end never read: the other end's place seen from its basket (24.85 m down the court, mirrored across)
+    const one = tripodCameras([fit([8.2, -13.1, 6.2]), fit([8.4, -12.9, 6.1])]);
+    expect(one).toHaveLength(2);
+    expect(one[1].pos[0]).toBeCloseTo(2 * COURTS.fiba.midX - 8.3, 5);
+    expect(one[1].pos[1]).toBeCloseTo(13, 5);
+    expect(one[1].pos[2]).toBeCloseTo(one[0].pos[2], 5);
+  });
+
+  it("reads the court with the tripod camera where the players hide most lines, and turns it to the frame's rim", () => {
+    // the camera turned 0.1 rad from where it was read; players hide most lines in its frame (blue stripes 34 px wide
+    // every 48 px over the lower 70 % of the image): the lines left do not confirm a free fit, but with the camera's
+    // place and lens known only its turn is fitted
+    const other = turn(cam, 0.1, 0.02);
+    const img = renderCourt(other);
+    for (let y = Math.round(0.3 * H); y < H; y++) for (let x = 0; x < W; x++) if (x % 48 < 34) img.set([40, 50, 160], 3 * (y * W + x));
+    const rim = rimOf(other);
+    const free = fitCourt(img, W, H, rim);
+    expect(free === null || free.coverage < MIN_COVERAGE || free.matchedPx < MIN_MATCHED_PX).toBe(true);
+    const tripod = { pos: cam.pos, focal: cam.focal, roll: 0.01, model: COURTS.fiba };
+    const fit = fitFromCamera(img, W, H, rim, tripod)!;
+    expect(fit).not.toBeNull();
+    expect(fit.coverage).toBeGreaterThanOrEqual(TRIPOD_MIN_COVERAGE);
+    expect(floorError(other, fit.camera)).toBeLessThan(0.3);
+    // the same place seen from the far end (mirrored) fits the lines far worse
+    const mirrored = fitFromCamera(img, W, H, rim, { ...tripod, pos: [cam.pos[0], -cam.pos[1], cam.pos[2]] });
+    expect(mirrored === null || mirrored.coverage < fit.coverage - 0.2).toBe(true);
+    // a rim read far wider than the camera's distance gives is not this camera's basket
+    expect(fitFromCamera(img, W, H, { ...rim, w: 3 * rim.w }, tripod)).toBeNull();
+  });
+  it("reads a moment no frame's lines confirm with the clip's tripod camera, from a frame of the moment's own hoop span", () => {
+    // the camera turns on its tripod: three places, each a turn to the left of the one before; the path's shifts are
+    // the image's motion there. Its frames at the first two places show the painted court; players hide most lines at
+    // the third. A fourth frame, taken after the hoop left the view, has the third place's shift but no court (the
+    // integrated path drifts between hoops: its stabilised coordinates are another hoop's)
+    const turns = [0, 0.06, 0.12];
+    const cams = turns.map((a) => turn(cam, a, 0));
+    const shifts = cams.map((c) => imageShift(cam, c));
+    const frames = 1200;
+    const placeOf = (f: number) => (f < 300 ? 0 : f < 600 ? 1 : 2);
+    const path = { ox: new Float64Array(frames).map((_, f) => shifts[placeOf(f)].du), oy: new Float64Array(frames).map((_, f) => shifts[placeOf(f)].dv) };
+    const hidden = renderCourt(cams[2]);
+    for (let y = Math.round(0.3 * H); y < H; y++) for (let x = 0; x < W; x++) if (x % 48 < 34) hidden.set([40, 50, 160], 3 * (y * W + x));
+    const samples = [
+      { index: 50, rgb: renderCourt(cams[0]) },
+      { index: 350, rgb: renderCourt(cams[1]) },
+      { index: 650, rgb: hidden },
+      { index: 1000, rgb: renderCourt(cams[2], false) },
+    ];
+    // the fourth frame is exactly where the third moment's camera was; the third frame 2 px off
+    path.ox[700] = path.ox[1000] = path.ox[650] + 2;
+    const stabRim = (k: number) => ({ ...rimOf(cams[k]), x: rimOf(cams[k]).x - shifts[k].du, y: rimOf(cams[k]).y - shifts[k].dv });
+    const moments = [
+      { frame: 100, rim: stabRim(0), span: [0, 299] as [number, number] },
+      { frame: 400, rim: stabRim(1), span: [300, 599] as [number, number] },
+      { frame: 700, rim: { ...stabRim(2), x: stabRim(2).x - 2 }, span: [600, 899] as [number, number] },
+    ];
+    const views = courtViewsAt(moments, samples, path, W, H);
+    expect(views[0]).not.toBeNull();
+    expect(views[1]).not.toBeNull();
+    expect(views[2]).not.toBeNull();
+    expect(views[2]!.index).toBe(650);
+    expect(views[2]!.fit.coverage).toBeLessThan(MIN_COVERAGE);
+    expect(floorError(cams[2], views[2]!.fit.camera)).toBeLessThan(0.3);
+    // without the spans the nearest frame is the drifted one, with no court
+    expect(courtViewsAt(moments.map(({ frame, rim }) => ({ frame, rim })), samples, path, W, H)[2]).toBeNull();
+    // without the tripod camera, the third moment has no court
+    process.env.SWISH_TRIPOD_VIEWS = '0';
+    try {
+      expect(courtViewsAt(moments, samples, path, W, H)[2]).toBeNull();
+    } finally {
+      delete process.env.SWISH_TRIPOD_VIEWS;
+    }
+  });
+  it("calls a moving camera's loosely fitting flight 2 or 3 only when it is far from the line", () => {
+    // a two from 5.2 m whose track jitters by a few pixels (a misjudged turn of the camera bends it)
+    const jitter = (pts: ReturnType<typeof flightTrack>, a: number) => pts.map((p, k) => ({ ...p, y: p.y + a * Math.sin(k * 1.7), x: p.x + a * Math.cos(k * 2.3) }));
+    const view = { fit: court, dx: 0, dy: 0 };
+    const place = (pts: ReturnType<typeof flightTrack>, moving: boolean) => {
+      const a = action();
+      const p = placeShots([a], [detection(pts, true)], moving ? null : court, [0.9], 30, 1, moving ? { views: [view], moving: true } : {});
+      return { call: a.is_three_point, rms: p[0].rms!, d3: p[0].threeDistance! };
+    };
+    const loose = place(jitter(flightTrack(cam, 5.0, 1.2), 5), true);
+    expect(loose.rms).toBeGreaterThan(MOVING_LOOSE_RMS_M);
+    expect(loose.d3).toBeLessThan(-0.5);
+    expect(loose.call).toBeNull();
+    // a fixed camera's read keeps the usual margin; a clean flight from the same spot is called
+    expect(place(jitter(flightTrack(cam, 5.0, 1.2), 5), false).call).toBe(false);
+    expect(place(flightTrack(cam, 5.0, 1.2), true).call).toBe(false);
+    // from under the basket, the loose flight is still a two
+    const layup = place(jitter(flightTrack(cam, 1.5, 0.5), 5), true);
+    expect(layup.rms).toBeGreaterThan(MOVING_LOOSE_RMS_M);
+    expect(layup.call).toBe(false);
   });
 });

@@ -381,6 +381,73 @@ export interface CourtFitMemo {
 /** Model length on painted lines minus half the visible model length off them. */
 const netScore = (s: { hit: number; seen: number }) => s.hit - 0.5 * (s.seen - s.hit);
 
+/** A court model's lines sampled for scoring: every 0.1 m (`pts`) and every 0.18 m (`mid`, for the wider tolerances). */
+interface LineSet {
+  m: CourtModel;
+  pts: Float64Array;
+  mid: Float64Array;
+}
+
+/** The pose parameters a local descent moves, with their step sizes at a frame `scale` times 640 px wide. */
+function poseSteps(scale: number): Array<[keyof Pose, number]> {
+  const deg = Math.PI / 180;
+  return [
+    ['az', 2 * deg],
+    ['zc', 0.3],
+    ['fov', 2 * deg],
+    ['scale', 0.04],
+    ['roll', 0.6 * deg],
+    ['du', 1.5 * scale],
+    ['dv', 1.5 * scale],
+  ];
+}
+
+/** A pose's line score at a tolerance (px), or −1e9 for a pose out of range or with no camera. */
+function scorePose(p: Pose, tol: number, set: LineSet, t: Target, dist: Float32Array, side: CameraSide): number {
+  const scale = t.width / 640;
+  const deg = Math.PI / 180;
+  if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2 || !onSide(p.az, side)) return -1e9;
+  const cam = cameraFor(p, t);
+  return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? set.mid : set.pts, dist, t, tol)) : -1e9;
+}
+
+/**
+ * Hill-climbs a pose against the lines' distance map, tolerance by tolerance (px, widest first), moving one of `steps`
+ * at a time; returns the pose and its score at the finest tolerance (3.5 px at 640 px wide).
+ */
+function descendPose(
+  start: Pose,
+  tols: number[],
+  set: LineSet,
+  ctx: { t: Target; dist: Float32Array; side: CameraSide; steps: Array<[keyof Pose, number]> },
+): { p: Pose; s: number } {
+  const { t, dist, side, steps } = ctx;
+  const scale = t.width / 640;
+  let cur = { ...start };
+  for (const tol of tols) {
+    let curS = scorePose(cur, tol, set, t, dist, side);
+    for (let mult = tol > 8 * scale ? 2 : tol > 5 * scale ? 1 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
+      let improved = true;
+      let rounds = 0;
+      while (improved && rounds++ < 12) {
+        improved = false;
+        for (const [k, st] of steps) {
+          for (const sgn of [1, -1]) {
+            const cand = { ...cur, [k]: cur[k] + sgn * st * mult };
+            const sc = scorePose(cand, tol, set, t, dist, side);
+            if (sc > curS) {
+              cur = cand;
+              curS = sc;
+              improved = true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return { p: cur, s: scorePose(cur, 3.5 * scale, set, t, dist, side) };
+}
+
 /**
  * Fits the camera to the painted lines given the target rim (stabilised px, rim width px).
  * Returns null when the lines do not confirm any camera (no court lines in view, or too few).
@@ -433,54 +500,17 @@ export function fitCourt(
   }
   coarse.sort((a, b) => b.s - a.s);
   let best: { p: Pose; s: number } | null = null;
-  const steps: Array<[keyof Pose, number]> = [
-    ['az', 2 * deg],
-    ['zc', 0.3],
-    ['fov', 2 * deg],
-    ['scale', 0.04],
-    ['roll', 0.6 * deg],
-    ['du', 1.5 * scale],
-    ['dv', 1.5 * scale],
-  ];
+  const steps = poseSteps(scale);
   const starts: Pose[] = [];
   for (const c of coarse) {
     if (starts.length >= 6) break;
     if (starts.some((p) => Math.abs(p.az - c.p.az) < 10 * deg && Math.abs(p.zc - c.p.zc) < 1 && Math.abs(p.fov - c.p.fov) < 11 * deg)) continue;
     starts.push(c.p);
   }
-  const models = [fiba, COURTS.nba].map((m) =>
+  const models: LineSet[] = [fiba, COURTS.nba].map((m) =>
     m === fiba ? { m, pts, mid } : { m, pts: modelPoints(m, 0.1), mid: modelPoints(m, 0.18) },
   );
-  const evalPose = (p: Pose, tol: number, set: (typeof models)[number]) => {
-    if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2 || !onSide(p.az, side)) return -1e9;
-    const cam = cameraFor(p, t);
-    return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? set.mid : set.pts, dist, t, tol)) : -1e9;
-  };
-  const descend = (start: Pose, tols: number[], set: (typeof models)[number]): { p: Pose; s: number } => {
-    let cur = { ...start };
-    for (const tol of tols) {
-      let curS = evalPose(cur, tol, set);
-      for (let mult = tol > 8 * scale ? 2 : tol > 5 * scale ? 1 : 0.5; mult >= (tol > 5 * scale ? 0.5 : 0.25); mult /= 2) {
-        let improved = true;
-        let rounds = 0;
-        while (improved && rounds++ < 12) {
-          improved = false;
-          for (const [k, st] of steps) {
-            for (const sgn of [1, -1]) {
-              const cand = { ...cur, [k]: cur[k] + sgn * st * mult };
-              const s = evalPose(cand, tol, set);
-              if (s > curS) {
-                cur = cand;
-                curS = s;
-                improved = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    return { p: cur, s: evalPose(cur, 3.5 * scale, set) };
-  };
+  const descend = (start: Pose, tols: number[], set: LineSet) => descendPose(start, tols, set, { t, dist, side, steps });
   // the coarse search and the first fit use FIBA lines (the two courts share the lane, the
   // baseline and the free-throw line, so the camera comes out about right for either)
   for (const start of starts) {
@@ -579,12 +609,13 @@ export function reconstructFlight(
   pts: Array<{ frame: number; x: number; y: number; r: number }>,
   fps: number,
   timeScale: number,
+  camAt?: (frame: number) => CourtCamera,
 ): Flight3D | null {
   if (pts.length < 6) return null;
   const cam = fit.camera;
   const f0 = pts[0].frame;
   const t = pts.map((p) => p.frame - f0);
-  const rays = pts.map((p) => rayOf(cam, p.x, p.y));
+  const rays = pts.map((p) => rayOf(camAt ? camAt(p.frame) : cam, p.x, p.y));
   const gpf = GRAVITY * (timeScale / fps) ** 2;
   const [px, py, pz] = cam.pos;
   const evalBearing = (th: number) => {
@@ -658,6 +689,17 @@ export function locateShot(fit: CourtFit, flight: Flight3D, margin = 0.3): ShotO
   return { isThree, world, ftSpotDistance: Math.hypot(o.x - (m.ftX + 0.3), o.y), threeDistance: d };
 }
 
+/**
+ * A moving camera's flight fitting the ballistic model worse than this (m RMS)… Measured on the panning games of the
+ * development (seeds 961–970), fresh (981–988), tuning, seen and held-out sets with the tripod camera (run version
+ * 36): of the 113 field goals placed, the 12 flights over 0.12 m are 7 layups placed ≥ 6.4 m inside the line, 1 two at
+ * 1.7 m inside, and 4 threes placed 1.8–2.6 m inside the line (true 7.4–8 m out: the camera's turn during the flight
+ * was misjudged); none under 0.12 m is off by as much.
+ */
+export const MOVING_LOOSE_RMS_M = 0.12;
+/** …is called 2 or 3 only this far (m) from the line: a shot from the paint, or none (the 4 threes and the one two). */
+export const MOVING_LOOSE_MARGIN_M = 3;
+
 /** Flights that fit the ballistic model worse than this (m RMS) are not placed. */
 export const MAX_FLIGHT_RMS_M = 0.3;
 
@@ -722,6 +764,8 @@ export interface CourtView {
   fit: CourtFit;
   dx: number;
   dy: number;
+  /** The frame the court was read in (a moving camera's view; see {@link turnedCamera}). */
+  index?: number;
 }
 
 /** A panning camera's court is read per shot ({@link courtViewsAt}, run version 34) unless `SWISH_PANNING_COURT=0` (for comparisons). */
@@ -744,7 +788,7 @@ export const VIEW_SHIFT = 0.1;
  * frame was taken from near there or the lines do not confirm a camera.
  */
 export function courtViewsAt(
-  moments: Array<{ frame: number; rim: { x: number; y: number; w: number } }>,
+  moments: Array<{ frame: number; rim: { x: number; y: number; w: number }; span?: [number, number] }>,
   samples: Array<{ index: number; rgb: Uint8Array }>,
   path: CameraPath,
   width: number,
@@ -753,17 +797,30 @@ export function courtViewsAt(
   const shiftAt = (frame: number) => ({ x: path.ox[frame] ?? 0, y: path.oy[frame] ?? 0 });
   const apart = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
   const reads = new Map<string, CourtView | null>();
-  const views = moments.map(({ frame, rim }) => {
+  const memos = new Map<number, CourtFitMemo>();
+  const memoOf = (index: number) => {
+    let m = memos.get(index);
+    if (!m) memos.set(index, (m = { coarse: new Map() }));
+    return m;
+  };
+  const nearestOf = (frame: number, span?: [number, number]): { index: number; rgb: Uint8Array } | null => {
     const here = shiftAt(frame);
     let nearest: { index: number; rgb: Uint8Array } | null = null;
-    for (const s of samples) if (!nearest || apart(shiftAt(s.index), here) < apart(shiftAt(nearest.index), here)) nearest = s;
-    if (!nearest || apart(shiftAt(nearest.index), here) > VIEW_SHIFT * width) return null;
+    for (const s of samples) {
+      if (span && !(s.index >= span[0] && s.index <= span[1])) continue;
+      if (!nearest || apart(shiftAt(s.index), here) < apart(shiftAt(nearest.index), here)) nearest = s;
+    }
+    return nearest && apart(shiftAt(nearest.index), here) <= VIEW_SHIFT * width ? nearest : null;
+  };
+  const views = moments.map(({ frame, rim, span }) => {
+    const nearest = nearestOf(frame, span);
+    if (!nearest) return null;
     const key = `${nearest.index}|${rim.x},${rim.y},${rim.w}`;
     let view = reads.get(key);
     if (view === undefined) {
       const { x: dx, y: dy } = shiftAt(nearest.index);
-      const fit = fitCourt(nearest.rgb, width, height, { x: rim.x + dx, y: rim.y + dy, w: rim.w });
-      view = fit && linesConfirm(fit, width) ? { fit, dx, dy } : null;
+      const fit = fitCourt(nearest.rgb, width, height, { x: rim.x + dx, y: rim.y + dy, w: rim.w }, 'any', memoOf(nearest.index));
+      view = fit && linesConfirm(fit, width) ? { fit, dx, dy, index: nearest.index } : null;
       reads.set(key, view);
     }
     return view;
@@ -772,10 +829,158 @@ export function courtViewsAt(
   // the clip's median traded the camera's distance for its zoom (the lines of a narrow view fix the
   // ratio of the two, loosely each: a shot placed 5 m too far on a measured clip)
   const focals = [...new Set(reads.values())].flatMap((v) => (v ? [v.fit.camera.focal] : [])).sort((a, b) => a - b);
-  if (focals.length < VIEW_FOCAL_MIN_READS) return views;
   const median = focals[focals.length >> 1];
-  return views.map((v) => (v && Math.abs(v.fit.camera.focal / median - 1) <= VIEW_FOCAL_SPREAD ? v : null));
+  const kept = focals.length < VIEW_FOCAL_MIN_READS ? views : views.map((v) => (v && Math.abs(v.fit.camera.focal / median - 1) <= VIEW_FOCAL_SPREAD ? v : null));
+  if (!tripodViewsEnabled()) return kept;
+  // …and its place: the moments whose own frame's lines confirm no camera are read with the camera
+  // where the confirmed reads put it, turned to the moment's rim (see tripodCameras)
+  const tripods = tripodCameras([...new Set(kept)].flatMap((v) => (v ? [v.fit] : [])));
+  if (!tripods.length) return kept;
+  return kept.map((v, i) => {
+    if (v) return v;
+    const nearest = nearestOf(moments[i].frame, moments[i].span);
+    if (!nearest) return null;
+    const { x: dx, y: dy } = shiftAt(nearest.index);
+    const rim = moments[i].rim;
+    const memo = memoOf(nearest.index);
+    const fits = tripods
+      .map((c) => fitFromCamera(nearest.rgb, width, height, { x: rim.x + dx, y: rim.y + dy, w: rim.w }, c, memo))
+      .filter((f): f is CourtFit => f !== null)
+      .sort((a, b) => b.coverage - a.coverage);
+    const best = fits[0];
+    if (!best || best.coverage < TRIPOD_MIN_COVERAGE || best.matchedPx < TRIPOD_MIN_MATCHED_PX * (width / 640)) return null;
+    if (fits.length > 1 && best.coverage - fits[1].coverage < TRIPOD_MARGIN) return null;
+    return { fit: best, dx, dy, index: nearest.index };
+  });
 }
+
+/** A moving camera's moments without a confirmed read are read with the clip's tripod camera ({@link tripodCameras}) unless `SWISH_TRIPOD_VIEWS=0` (for comparisons). */
+export function tripodViewsEnabled(): boolean {
+  return process.env.SWISH_TRIPOD_VIEWS !== '0';
+}
+
+/** A tripod camera is taken from this many confirmed reads of one end on… */
+export const TRIPOD_MIN_READS = 2;
+/** …whose positions lie within this distance (m) of their median. */
+export const TRIPOD_SPREAD_M = 2.5;
+/** A read with the tripod camera needs this share of the visible model on painted lines… */
+export const TRIPOD_MIN_COVERAGE = 0.25;
+/** …this many pixels of them (at 640 px wide)… */
+export const TRIPOD_MIN_MATCHED_PX = 80;
+/** …and, when the camera of both ends was tried, this much more coverage than the other end's. */
+export const TRIPOD_MARGIN = 0.08;
+
+/** Where a camera turning on a tripod stands, as one end's basket sees it, and its lens (see {@link tripodCameras}). */
+export interface TripodCamera {
+  pos: [number, number, number];
+  focal: number;
+  roll: number;
+  model: CourtModel;
+}
+
+/** The roll of a fitted camera (radians; see {@link cameraFromPose}: the right axis leaves the floor plane by it). */
+export function rollOf(c: CourtCamera): number {
+  const pitch = -Math.asin(Math.max(-1, Math.min(1, c.rot[8])));
+  return Math.asin(Math.max(-1, Math.min(1, -c.rot[2] / Math.max(1e-6, Math.cos(pitch)))));
+}
+
+/**
+ * A camera read at one frame, turned to another frame of the same pan: the image moved by (`du`, `dv`) px between the
+ * two (the camera path's shifts: image = stabilised + shift), so what the read frame saw at its centre is seen at the
+ * centre + (`du`, `dv`) in the other; the camera turned about the vertical and tilted (same place, lens and roll) so
+ * that it is. A flight followed while the
+ * camera turns is seen by a camera turned a little at every frame; taking the read frame's camera for all of it bends
+ * the flight (a three placed 3 m inside the line on a measured panning game).
+ */
+export function turnedCamera(c: CourtCamera, du: number, dv: number): CourtCamera {
+  if (!du && !dv) return c;
+  const pitch0 = -Math.asin(Math.max(-1, Math.min(1, c.rot[8])));
+  const roll = rollOf(c);
+  // the world direction the read frame saw at its centre is seen at (centre + shift) in the other frame
+  const d = [c.rot[6], c.rot[7], c.rot[8]];
+  const far = [c.pos[0] + 100 * d[0], c.pos[1] + 100 * d[1], c.pos[2] + 100 * d[2]];
+  let yaw = Math.atan2(c.rot[7], c.rot[6]);
+  let pitch = pitch0;
+  let cam = c;
+  for (let it = 0; it < 8; it++) {
+    cam = cameraFromPose(c.pos, yaw, pitch, roll, c.focal, c.cx, c.cy);
+    const q = project(cam, far[0], far[1], far[2]);
+    const eu = q.u - (c.cx + du);
+    const ev = q.v - (c.cy + dv);
+    if (Math.abs(eu) < 0.01 && Math.abs(ev) < 0.01) break;
+    yaw -= eu / (c.focal * Math.max(0.2, Math.cos(pitch)));
+    pitch -= -ev / c.focal;
+  }
+  return cam;
+}
+
+/**
+ * A panning camera on a tripod turns but stays where it is: its confirmed court reads put it at one place per end of
+ * the court (each read is in its own basket's frame, so the two ends' reads lie on either side of y = 0, mirrored).
+ * Per end with {@link TRIPOD_MIN_READS} reads or more, all within {@link TRIPOD_SPREAD_M} of their median position:
+ * the median position, the median focal length and roll of all reads, and the reads' more common court model. None
+ * for a camera carried around (its reads spread) or an end read once. An end with no place of its own gets the other
+ * end's, seen from its basket: a full court's baskets are twice the centre line's x apart, facing each other (which
+ * end a shot was at is then up to the lines, see {@link courtViewsAt}).
+ */
+export function tripodCameras(fits: CourtFit[]): TripodCamera[] {
+  const med = (v: number[]) => {
+    const s = [...v].sort((a, b) => a - b);
+    return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  if (!fits.length) return [];
+  const focal = med(fits.map((f) => f.camera.focal));
+  const roll = med(fits.map((f) => rollOf(f.camera)));
+  const out: TripodCamera[] = [];
+  for (const sign of [1, -1]) {
+    const end = fits.filter((f) => Math.sign(f.camera.pos[1]) === sign);
+    if (end.length < TRIPOD_MIN_READS) continue;
+    const pos: [number, number, number] = [0, 1, 2].map((k) => med(end.map((f) => f.camera.pos[k]))) as [number, number, number];
+    if (end.some((f) => Math.hypot(f.camera.pos[0] - pos[0], f.camera.pos[1] - pos[1], f.camera.pos[2] - pos[2]) > TRIPOD_SPREAD_M)) continue;
+    const nba = end.filter((f) => f.model.name === 'nba').length;
+    out.push({ pos, focal, roll, model: nba * 2 > end.length ? COURTS.nba : COURTS.fiba });
+  }
+  // an end never read: the same place seen from the other basket (2 × the centre line's x away along x, mirrored across)
+  if (out.length === 1) {
+    const [c] = out;
+    out.push({ ...c, pos: [2 * c.model.midX - c.pos[0], -c.pos[1], c.pos[2]] });
+  }
+  return out;
+}
+
+/**
+ * The court read with a known camera place and lens (see {@link tripodCameras}), turned to the rim: only its roll and
+ * the rim's place in the image (a pixel or two) are fitted to the painted lines. Null when the rim's width is far from
+ * what the camera's distance to the basket gives (another hoop, or not this camera).
+ */
+export function fitFromCamera(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  rim: { x: number; y: number; w: number },
+  cam: TripodCamera,
+  memo?: CourtFitMemo,
+): CourtFit | null {
+  if (!(rim.w > 2)) return null;
+  const dist = memo?.dist ?? distanceMap(lineMask(rgb, width, height), width, height);
+  if (memo) memo.dist = dist;
+  const t: Target = { rimX: rim.x, rimY: rim.y, rimW: rim.w, width, height };
+  const range = Math.hypot(cam.pos[0], cam.pos[1], cam.pos[2] - RIM_HEIGHT_M);
+  const scale = (range * rim.w) / (cam.focal * RIM_DIAMETER_M);
+  if (scale < TRIPOD_RIM_SCALE[0] || scale > TRIPOD_RIM_SCALE[1]) return null;
+  const start: Pose = { az: Math.atan2(cam.pos[1], cam.pos[0]), zc: cam.pos[2], fov: 2 * Math.atan(width / 2 / cam.focal), scale, roll: cam.roll, du: 0, dv: 0 };
+  const px = width / 640;
+  const set: LineSet = { m: cam.model, pts: modelPoints(cam.model, 0.1), mid: modelPoints(cam.model, 0.18) };
+  const steps = poseSteps(px).filter(([k]) => k === 'roll' || k === 'du' || k === 'dv');
+  const r = descendPose(start, [6 * px, 3.5 * px], set, { t, dist, side: 'any', steps });
+  const camera = cameraFor(r.p, t);
+  if (!camera) return null;
+  const sc = scoreCamera(camera, set.pts, dist, t, 3.5 * px);
+  return { camera, model: cam.model, coverage: sc.seen ? sc.hit / sc.seen : 0, matchedPx: sc.hit };
+}
+
+/** The rim's read width over the width the tripod camera's distance gives it, accepted (see {@link fitFromCamera}). */
+export const TRIPOD_RIM_SCALE: [number, number] = [0.6, 1.6];
 
 /** A moving camera's court reads are checked against each other from this many reads on (see {@link courtViewsAt}). */
 export const VIEW_FOCAL_MIN_READS = 3;
@@ -840,6 +1045,8 @@ export function placeShots(
     moving?: boolean;
     /** A moving camera's court, read per shot ({@link courtViewsAt}); `court` is then not used. */
     views?: Array<CourtView | null>;
+    /** A moving camera's path: each flight point is seen by the view's camera turned to its frame ({@link turnedCamera}). */
+    path?: CameraPath;
   } = {},
 ): ShotPlacement[] {
   const { refit, rims, views } = opts;
@@ -850,6 +1057,12 @@ export function placeShots(
       const v = viewOf(c, i);
       if (!v) return null;
       const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+      const path = opts.path;
+      if (path && v.index !== undefined) {
+        const at = v.index;
+        const turned = (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]);
+        return reconstructFlight(v.fit, pts.map((p) => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] })), fps, timeScale, turned);
+      }
       return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
     });
   // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
@@ -883,7 +1096,9 @@ export function placeShots(
     const flight = flights[i];
     const fit = fits[i];
     const ok = flight && flight.sizeRatio > 0.8 * SIZE_RATIO_RANGE[0] && flight.sizeRatio < 1.2 * SIZE_RATIO_RANGE[1];
-    return fit && ok ? locateShot(fit, flight) : null;
+    if (!fit || !ok) return null;
+    // a moving camera's flight that fits the ballistic model loosely was bent by the turn: clear cases only
+    return locateShot(fit, flight, views && flight.rms > MOVING_LOOSE_RMS_M ? MOVING_LOOSE_MARGIN_M : undefined);
   });
   // a moving camera's per-shot reads place shots up to 2 m off (free throws put beyond the spot's
   // 2 m on a measured panning game): its free throws keep to the calm scene and the pairs
@@ -939,6 +1154,7 @@ export function placeShots(
       sizeRatio: flight?.sizeRatio ?? null,
       calm: calm[i],
       model: fits[i]?.model.name ?? null,
+      camera: fits[i] ? { pos: fits[i]!.camera.pos.map((v) => Math.round(v * 100) / 100) as [number, number, number], focal: Math.round(fits[i]!.camera.focal) } : null,
       prevPath: paths[i],
       prevGap: gaps[i],
     };
@@ -988,6 +1204,8 @@ export interface ShotPlacement {
   /** Calm-scene ratio before the release (see finish.ts#sceneCalm). */
   calm: number;
   model: 'fiba' | 'nba' | null;
+  /** The camera the shot was placed with (basket frame, m; focal length in analysis px), or null. */
+  camera: { pos: [number, number, number]; focal: number } | null;
   prevPath: number | null;
   prevGap: number | null;
 }

@@ -187,7 +187,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // a panning camera's court, read per shot from the frame taken nearest to where the camera was (run version 34)
   const views = tracked.length && panningCourtEnabled()
     ? courtViewsAt(
-        tagged.map((t) => ({ frame: t.s.rimFrame, rim: goals[t.k] })),
+        tagged.map((t) => ({ frame: t.s.rimFrame, rim: goals[t.k], span: tracked[t.k]?.span })),
         [...fixedSamples, ...normaliseExposure(input.viewSamples ?? [], exposure)].filter((smp) => smp.index < features.length),
         path,
         width,
@@ -199,6 +199,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     rims: tagged.map((t) => ({ ...goals[t.k], id: t.k })),
     moving: tracked.length > 0,
     views,
+    path,
   });
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);

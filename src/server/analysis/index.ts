@@ -77,6 +77,7 @@ export async function finishExtracted(x: ExtractedVideo, options: AnalysisOption
       hoops: fin.hoops,
       clusters: fin.clusters,
       makeEvidence: fin.evidence,
+      placement: fin.placement,
       stats: {
         analysisWidth: geo.width,
         analysisHeight: geo.height,

@@ -163,6 +163,8 @@ export interface AnalysisResult {
   stats?: AnalysisStats;
   /** Diagnostics (not an artifact): what each shot's made/missed call read, in the order of the shot actions. */
   makeEvidence?: FinishOutput['evidence'];
+  /** Diagnostics (not an artifact): how each shot was placed on the court, in the order of the shot actions. */
+  placement?: FinishOutput['placement'];
 }
 
 /** Diagnostics of a run. */
