@@ -784,8 +784,13 @@ export const VIEW_SHIFT = 0.1;
  * in that frame's image: the view's shift takes stabilised coordinates into it. The players in
  * that frame hide some lines; a median of the samples taken from about there (within 3 % of the
  * width) read fewer courts on the panning games measured: a turning camera's frames do not
- * line up to the pixel. Moments that share a sample and a rim share one read. Null where no
- * frame was taken from near there or the lines do not confirm a camera.
+ * line up to the pixel. Moments that share a sample and a rim share one read. The frame is taken
+ * within the moment's `span` (the frames its hoop was tracked, run version 36): the integrated path
+ * is re-anchored on each tracked hoop and drifts between them, so a frame from another hoop's span
+ * with the same stabilised position showed the rim 100+ px from where the shift put it. A moment
+ * whose frame's lines confirm no camera is read with the clip's tripod camera turned to its rim
+ * ({@link tripodCameras}, {@link fitFromCamera}). Null where no frame was taken from near there or
+ * neither confirms a camera.
  */
 export function courtViewsAt(
   moments: Array<{ frame: number; rim: { x: number; y: number; w: number }; span?: [number, number] }>,
@@ -888,9 +893,9 @@ export function rollOf(c: CourtCamera): number {
  * A camera read at one frame, turned to another frame of the same pan: the image moved by (`du`, `dv`) px between the
  * two (the camera path's shifts: image = stabilised + shift), so what the read frame saw at its centre is seen at the
  * centre + (`du`, `dv`) in the other; the camera turned about the vertical and tilted (same place, lens and roll) so
- * that it is. A flight followed while the
- * camera turns is seen by a camera turned a little at every frame; taking the read frame's camera for all of it bends
- * the flight (a three placed 3 m inside the line on a measured panning game).
+ * that it is. A flight followed while the camera turns is seen by a camera turned a little at every frame; the read
+ * frame's camera for all of it bent a three of a measured panning game (pan-966 at 8 s, from 8 m) to 3 m inside the
+ * line, each point's own camera to 1.9 m inside (the loose fit that is left: {@link MOVING_LOOSE_RMS_M}).
  */
 export function turnedCamera(c: CourtCamera, du: number, dv: number): CourtCamera {
   if (!du && !dv) return c;
@@ -909,7 +914,7 @@ export function turnedCamera(c: CourtCamera, du: number, dv: number): CourtCamer
     const ev = q.v - (c.cy + dv);
     if (Math.abs(eu) < 0.01 && Math.abs(ev) < 0.01) break;
     yaw -= eu / (c.focal * Math.max(0.2, Math.cos(pitch)));
-    pitch -= -ev / c.focal;
+    pitch += ev / c.focal;
   }
   return cam;
 }
