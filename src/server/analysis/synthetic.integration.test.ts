@@ -143,10 +143,11 @@ describe('synthetic clips (one case each)', () => {
       // the court read per shot from the frame nearest to where the camera was: never the wrong side of the arc
       if (shots[j].is_three_point !== null) expect(shots[j].is_three_point).toBe(truth.attempts[i].is_three_point);
     }
-    // every attempt here is a two; the moving camera's court places most of them (none before run version 34). Their
-    // flights fit the ballistic model loosely (0.15–0.22 m: the clip's speed is estimated at 0.56 from its few flights),
-    // so since run version 36 they are called 2 or 3 only from ≥ 3 m off the line, and they are 0.9–1.3 m inside it
-    expect(shots.filter((s) => s.shot_world !== null).length).toBeGreaterThanOrEqual(2);
+    // every attempt here is a two. The moving camera's court was read for all three, but their flights fit the
+    // ballistic model loosely (0.15–0.22 m RMS: the clip's speed is estimated at 0.56 from its few flights, so their
+    // gravity is wrong), and since run version 36 such flights of a moving camera are not placed (`MOVING_MAX_FLIGHT_RMS_M`):
+    // no chart position and no 3-point call rather than one from a bent flight. Placement on a panning camera is tested in
+    // court-lines.test.ts and measured on the panning games of the bench.
   });
 
   it('no hoop, court in view: reported as no_hoops (not no_court) with no shots', () => {
