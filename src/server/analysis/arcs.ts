@@ -60,7 +60,8 @@ export function motionAtLast(a: Arc, c: number, n = 6): { frame: number; x: numb
   return { frame: f0, x: (sx - vx * st) / m, y: (sy - vy * st) / m, vx, vy };
 }
 
-function median(v: number[]): number {
+/** The middle value (the upper of the two middle ones for an even count), 0 for none. */
+export function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
   return s.length ? s[s.length >> 1] : 0;
 }

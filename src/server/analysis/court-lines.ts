@@ -815,8 +815,9 @@ export function courtViewsAt(
     }
     return nearest && apart(shiftAt(nearest.index), here) <= VIEW_SHIFT * width ? nearest : null;
   };
-  const views = moments.map(({ frame, rim, span }) => {
-    const nearest = nearestOf(frame, span);
+  const nearests = moments.map(({ frame, span }) => nearestOf(frame, span));
+  const views = moments.map(({ rim }, i) => {
+    const nearest = nearests[i];
     if (!nearest) return null;
     const key = `${nearest.index}|${rim.x},${rim.y},${rim.w}`;
     let view = reads.get(key);
@@ -840,9 +841,8 @@ export function courtViewsAt(
   const tripods = tripodCameras([...new Set(kept)].flatMap((v) => (v ? [v.fit] : [])));
   if (!tripods.length) return kept;
   return kept.map((v, i) => {
-    if (v) return v;
-    const nearest = nearestOf(moments[i].frame, moments[i].span);
-    if (!nearest) return null;
+    const nearest = nearests[i];
+    if (v || !nearest) return v;
     const { x: dx, y: dy } = shiftAt(nearest.index);
     const rim = moments[i].rim;
     const memo = memoOf(nearest.index);

@@ -1,4 +1,4 @@
-import { riseBefore, vyAt, type Arc } from './arcs';
+import { median, riseBefore, vyAt, type Arc } from './arcs';
 
 /** A hoop in camera-stabilised analysis pixels. */
 export interface HoopEstimate {
@@ -19,11 +19,6 @@ export interface HoopEstimate {
 
 /** Regulation rim inner diameter over ball diameter (0.45 m / 0.24 m). */
 export const RIM_OVER_BALL = 0.45 / 0.24;
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : 0;
-}
 
 interface EndPoint {
   x: number;

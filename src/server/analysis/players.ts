@@ -1,4 +1,4 @@
-import type { Arc } from './arcs';
+import { median, type Arc } from './arcs';
 import type { CameraPath } from './ball-track';
 import type { FrameFeatures } from './frame-features';
 import type { ActionRecord, AnalysisOptions, ClusterRecord } from './types';
@@ -21,11 +21,6 @@ export interface PlayerTrack {
   /** Median torso colour. */
   rgb: [number, number, number];
   team: 0 | 1 | null;
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : 0;
 }
 
 /**
