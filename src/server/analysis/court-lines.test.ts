@@ -21,6 +21,7 @@ import {
   fitFromCamera,
   tripodCameras,
   turnedCamera,
+  anglesOf,
   TRIPOD_MIN_COVERAGE,
   MOVING_MAX_FLIGHT_RMS_M,
   MAX_FLIGHT_RMS_M,
@@ -471,8 +472,7 @@ describe('shot placement', () => {
   });
   /** `cam` turned on its tripod by `dyaw` (to its left) and `dpitch` (down), radians. */
   const turn = (c: CourtCamera, dyaw: number, dpitch: number) => {
-    const pitch = -Math.asin(c.rot[8]);
-    const yaw = Math.atan2(c.rot[7], c.rot[6]);
+    const { yaw, pitch } = anglesOf(c);
     return cameraFromPose(c.pos, yaw + dyaw, pitch + dpitch, 0.01, c.focal, c.cx, c.cy);
   };
   /** How far the image moved between two cameras at one place: a point seen near the first one's centre, in both. */

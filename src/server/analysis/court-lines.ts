@@ -885,10 +885,14 @@ export interface TripodCamera {
   model: CourtModel;
 }
 
-/** The roll of a fitted camera (radians; see {@link cameraFromPose}: the right axis leaves the floor plane by it). */
-export function rollOf(c: CourtCamera): number {
+/**
+ * The yaw, pitch and roll a camera was made from (radians; see {@link cameraFromPose}): its forward axis gives the yaw
+ * and pitch, and its right axis leaves the floor plane by the roll.
+ */
+export function anglesOf(c: CourtCamera): { yaw: number; pitch: number; roll: number } {
   const pitch = -Math.asin(Math.max(-1, Math.min(1, c.rot[8])));
-  return Math.asin(Math.max(-1, Math.min(1, -c.rot[2] / Math.max(1e-6, Math.cos(pitch)))));
+  const roll = Math.asin(Math.max(-1, Math.min(1, -c.rot[2] / Math.max(1e-6, Math.cos(pitch)))));
+  return { yaw: Math.atan2(c.rot[7], c.rot[6]), pitch, roll };
 }
 
 /**
@@ -901,13 +905,11 @@ export function rollOf(c: CourtCamera): number {
  */
 export function turnedCamera(c: CourtCamera, du: number, dv: number): CourtCamera {
   if (!du && !dv) return c;
-  const pitch0 = -Math.asin(Math.max(-1, Math.min(1, c.rot[8])));
-  const roll = rollOf(c);
+  const { roll, ...start } = anglesOf(c);
+  let { yaw, pitch } = start;
   // the world direction the read frame saw at its centre is seen at (centre + shift) in the other frame
   const d = [c.rot[6], c.rot[7], c.rot[8]];
   const far = [c.pos[0] + 100 * d[0], c.pos[1] + 100 * d[1], c.pos[2] + 100 * d[2]];
-  let yaw = Math.atan2(c.rot[7], c.rot[6]);
-  let pitch = pitch0;
   let cam = c;
   for (let it = 0; it < 8; it++) {
     cam = cameraFromPose(c.pos, yaw, pitch, roll, c.focal, c.cx, c.cy);
@@ -937,7 +939,7 @@ export function tripodCameras(fits: CourtFit[]): TripodCamera[] {
   };
   if (!fits.length) return [];
   const focal = med(fits.map((f) => f.camera.focal));
-  const roll = med(fits.map((f) => rollOf(f.camera)));
+  const roll = med(fits.map((f) => anglesOf(f.camera).roll));
   const out: TripodCamera[] = [];
   for (const sign of [1, -1]) {
     const end = fits.filter((f) => Math.sign(f.camera.pos[1]) === sign);
