@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, type BallCandidate } from './ball-track';
-import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, releaseCuts, releasePoint, splitIntoArcs } from './arcs';
+import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, bendOf, cleanSpeeds, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, releaseCuts, releasePoint, splitIntoArcs, typicalSpeed } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -105,6 +105,35 @@ describe('arcs', () => {
     // two short flights say nothing: the clip stays real time
     expect(gravityWindowScale(fast.slice(0, 2), 30, dims)).toBe(1);
     expect(estimateTimeScale(fast.slice(0, 2), 30)).toBe(1);
+  });
+
+  it('reads the speed from the flights that bend: flat passes reading slow do not outvote three real-time shots', () => {
+    const r = 5;
+    const dims = { width: 640, height: 360 };
+    // a shot: 30 frames, rising ~9.5 radii to its apex and falling back; real time
+    const shot = (t: number) => {
+      const c = GRAVITY_NORM_30FPS * r;
+      const pts = Array.from({ length: 30 }, (_, i) => cand(1000 * t + i, 100 + 6 * i, 300 - 29 * c * i + c * i * i, r));
+      return splitIntoArcs({ id: t, points: pts });
+    };
+    // a pass: 10 frames nearly straight across, its sag reading 0.45× (a fifth of the gravity), bending < 1 radius
+    const pass = (t: number) => {
+      const c = 0.2 * GRAVITY_NORM_30FPS * r;
+      const pts = Array.from({ length: 10 }, (_, i) => cand(1000 * t + i, 100 + 15 * i, 200 - 9 * c * i + c * i * i, r));
+      return splitIntoArcs({ id: t, points: pts });
+    };
+    const shots = [0, 1, 2].flatMap(shot);
+    const passes = [3, 4, 5, 6, 7, 8, 9].flatMap(pass);
+    expect(shots.map(bendOf).every((b) => b > 9)).toBe(true);
+    expect(passes.map(bendOf).every((b) => b < 1)).toBe(true);
+    const all = [...shots, ...passes];
+    // counted alike, the seven passes would say slow motion
+    expect(median(cleanSpeeds(all, GRAVITY_NORM_30FPS * 1).map((f) => f.speed))).toBeLessThan(0.5);
+    expect(gravityWindowScale(all, 30, dims)).toBe(1);
+    expect(estimateTimeScale(all.filter((a) => isFlightArc(a, 30, dims)), 30)).toBeCloseTo(1, 1);
+    expect(typicalSpeed([{ speed: 0.4, bend: 1 }, { speed: 0.45, bend: 1 }, { speed: 1, bend: 10 }])).toBe(1);
+    // no bend at all: the plain median
+    expect(typicalSpeed([{ speed: 0.4, bend: 0 }, { speed: 0.5, bend: 0 }, { speed: 1, bend: 0 }])).toBe(0.5);
   });
 
   it('cuts a track where the ball leaves the hands, so the whole flight is one arc', () => {

@@ -89,7 +89,8 @@ function printShots(clip: GroundTruthClip, res: AnalysisResult, score: ClipScore
     if (!matchedDet.has(j)) console.log(`    FALSE    ${det(d)}`);
   });
   const hoops = res.hoops.map((h) => `#${h.id}${h.is_target ? '*' : ''} ${h.x.toFixed(2)},${h.y.toFixed(2)} w${h.w.toFixed(3)}`);
-  console.log(`    hoops: ${hoops.join('; ') || 'none'} outcome ${res.outcome}`);
+  const speed = res.stats ? ` speed ${res.stats.timeScale.toFixed(2)}${clip.time_scale ? ` (truth: ${clip.time_scale})` : ''}` : '';
+  console.log(`    hoops: ${hoops.join('; ') || 'none'} outcome ${res.outcome}${speed}`);
 }
 
 /** Where `--features` keeps extracted videos (see feature-cache.ts), or null without it. */

@@ -143,11 +143,13 @@ describe('synthetic clips (one case each)', () => {
       // the court read per shot from the frame nearest to where the camera was: never the wrong side of the arc
       if (shots[j].is_three_point !== null) expect(shots[j].is_three_point).toBe(truth.attempts[i].is_three_point);
     }
-    // every attempt here is a two. The moving camera's court was read for all three, but their flights fit the
-    // ballistic model loosely (0.15–0.22 m RMS: the clip's speed is estimated at 0.56 from its few flights, so their
-    // gravity is wrong), and since run version 36 such flights of a moving camera are not placed (`MOVING_MAX_FLIGHT_RMS_M`):
-    // no chart position and no 3-point call rather than one from a bent flight. Placement on a panning camera is tested in
-    // court-lines.test.ts and measured on the panning games of the bench.
+    // a real-time clip: read as one since run version 37 (its flat passes outvoted its shots, 0.56×, and moved the
+    // gravity window as for slow motion; `arcs.ts#typicalSpeed`)
+    expect(res.stats?.timeScale).toBeGreaterThan(0.8);
+    expect(res.stats?.timeScale).toBeLessThan(1.2);
+    // every attempt here is a two; the moving camera's court places them (none before run version 34). With the speed
+    // read as slow motion their flights fit the ballistic model loosely and were not placed (run version 36)
+    expect(shots.filter((s) => s.shot_world !== null).length).toBeGreaterThanOrEqual(2);
   });
 
   it('no hoop, court in view: reported as no_hoops (not no_court) with no shots', () => {
