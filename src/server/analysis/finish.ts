@@ -6,7 +6,7 @@ import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { goalEnds, type CourtEnd } from './court-ends';
-import { anchorPath, trackRims, type RimSample, type RimTrack } from './rim-tracks';
+import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
@@ -83,7 +83,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // the sampled frames check the summed shifts of a still camera (one wrong step stays in the path: see checkPathOnSamples)
   let path = checkPathOnSamples(features, cameraPath(features), input.samples, dims);
   const moving = movingHoops(input.rimSamples ?? [], path, dims);
-  if (moving) path = anchorPath(moving, path.ox, path.oy);
+  if (moving) path = anchorPath(moving.flatMap((t) => firmRuns(t, Math.max(1, Math.round(fps)))).filter((r) => r.obs.length >= 3), path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
   const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
@@ -403,9 +403,10 @@ export function trackedGoals(
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
   for (const t of tracks) {
-    const x = med(t.obs.map((o) => o.x - path.ox[o.index]));
-    const y = med(t.obs.map((o) => o.y - path.oy[o.index]));
-    const w = med(t.obs.map((o) => o.w));
+    const firm = firmTrack(t).obs;
+    const x = med(firm.map((o) => o.x - path.ox[o.index]));
+    const y = med(firm.map((o) => o.y - path.oy[o.index]));
+    const w = med(firm.map((o) => o.w));
     const span: [number, number] = [
       Math.max(0, t.obs[0].index - Math.round(1.5 * fps)),
       Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
@@ -422,8 +423,8 @@ export function trackedGoals(
     // true 4.4), and with a rim measured narrow (12 px, true 16.5) a true hoop was 1.84 times off and dropped with two shots
     const widthOver = (rr: number) => w / (2 * RIM_OVER_BALL * rr);
     const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(widthOver(rr)))));
-    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(t, widthOver(ballR)))) continue;
-    const score = t.obs.reduce((a, o) => a + o.score, 0) / t.obs.length;
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(firmTrack(t), widthOver(ballR)))) continue;
+    const score = firm.reduce((a, o) => a + o.score, 0) / firm.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
   const ys = out.map((o) => o.h.y).sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joinRuns, rimCandidates } from './hoop-appearance';
-import { anchorPath, trackRims, type RimSample } from './rim-tracks';
+import { RIM_BLUR_WIDER, RIM_FOLLOW_SCORE, RIM_START_SCORE, anchorPath, firmRuns, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 
 const W = 320;
 const H = 180;
@@ -89,5 +89,67 @@ describe('hoop tracking on a panning camera', () => {
   it('drops candidates seen only once or twice', () => {
     const once: RimSample[] = [{ index: 0, rims: [{ x: 300, y: 300, w: 16, score: 1 }] }, { index: 30, rims: [] }, { index: 60, rims: [] }];
     expect(trackRims(once, driftOx, oy, { width: 640, height: 360 })).toHaveLength(0);
+  });
+});
+
+describe('hoop tracking through a swing', () => {
+  /** The camera pans 1 px per frame (the path knows it); rim samples every 30 frames; the hoop stays at x = 620. */
+  const n = 900;
+  const ox = Float64Array.from({ length: n }, (_, f) => -f);
+  const oy = new Float64Array(n);
+  const dims = { width: 640, height: 360 };
+  /** One sample per 30 frames while the hoop is in view, its rim read at `score(k)` and `width(k)` in sample k. */
+  const hoop = (score: (k: number) => number, width: (k: number) => number = () => 16): RimSample[] =>
+    Array.from({ length: 20 }, (_, k) => ({ index: 30 * k, rims: [{ x: 620 - 30 * k, y: 90, w: width(k), score: score(k) }] }));
+  const swing = (k: number) => k >= 6 && k <= 11;
+
+  it('a track started on firm reads goes on through the blurred reads of a swing: one track, not two', () => {
+    const samples = hoop((k) => (swing(k) ? 0.62 : 1));
+    const tracks = trackRims(samples, ox, oy, dims);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0].obs).toHaveLength(20);
+    // needing firm reads throughout, the swing splits it in two and leaves its six samples out
+    const strict = trackRims(samples, ox, oy, dims, RIM_START_SCORE, 3, RIM_START_SCORE);
+    expect(strict).toHaveLength(2);
+    expect(strict.flatMap((t) => t.obs)).toHaveLength(14);
+  });
+
+  it('follows a track back from its first firm read through the blurred reads before it', () => {
+    const tracks = trackRims(hoop((k) => (k < 8 ? 0.62 : 1)), ox, oy, dims);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0].obs[0].index).toBe(0);
+    expect(tracks[0].obs).toHaveLength(20);
+  });
+
+  it('blurred reads alone start nothing, and a track needs three firm reads', () => {
+    // a line on the floor read as a rim at 0.6 in every sample
+    expect(trackRims(hoop(() => 0.6), ox, oy, dims)).toHaveLength(0);
+    // two firm reads carried on by blurred ones
+    expect(trackRims(hoop((k) => (k === 4 || k === 5 ? 1 : 0.6)), ox, oy, dims)).toHaveLength(0);
+    expect(trackRims(hoop((k) => (k >= 4 && k <= 6 ? 1 : 0.6)), ox, oy, dims)).toHaveLength(1);
+    // below the follow score, a read does not carry a track
+    expect(RIM_FOLLOW_SCORE).toBeLessThan(RIM_START_SCORE);
+    expect(trackRims(hoop((k) => (swing(k) ? RIM_FOLLOW_SCORE - 0.05 : 1)), ox, oy, dims)).toHaveLength(2);
+  });
+
+  it('a blurred read may be wider than the rim (the swing smears it); a firm one that wide is another rim', () => {
+    const wide = 2 * 16;
+    expect(wide).toBeLessThan(RIM_BLUR_WIDER * 16);
+    const blurred = trackRims(hoop((k) => (swing(k) ? 0.62 : 1), (k) => (swing(k) ? wide : 16)), ox, oy, dims);
+    expect(blurred).toHaveLength(1);
+    expect(blurred[0].obs).toHaveLength(20);
+    // a firm read twice as wide in mid-track: the track breaks there (two misses and out) and that read starts its own
+    const firmWide = trackRims(hoop(() => 1, (k) => (swing(k) ? wide : 16)), ox, oy, dims);
+    expect(firmWide.length).toBeGreaterThan(1);
+  });
+
+  it('anchors the path on runs of firm reads with at most one sample between them', () => {
+    const obs = (ks: number[], score: (k: number) => number): RimTrack => ({ obs: ks.map((k) => ({ index: 30 * k, x: 0, y: 0, w: 16, score: score(k) })) });
+    const runs = firmRuns(obs([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], (k) => (k === 3 || (k >= 5 && k <= 6) ? 0.6 : 1)), 30);
+    // firm at 0,1,2 | 4 | 7,8,9: the single blurred sample 3 keeps 0–4 one run; 5 and 6 split it
+    expect(runs.map((r) => r.obs.map((o) => o.index / 30))).toEqual([
+      [0, 1, 2, 4],
+      [7, 8, 9],
+    ]);
   });
 });
