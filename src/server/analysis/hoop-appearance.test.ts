@@ -143,6 +143,13 @@ describe('hoop tracking through a swing', () => {
     expect(firmWide.length).toBeGreaterThan(1);
   });
 
+  it('holds a read against the median of the nearest three firm reads, not a last firm read that was blurred wide', () => {
+    // firm reads 18 px wide, then one blurred to 28 px still scoring firm, then the swing's reads at 17 px
+    const tracks = trackRims(hoop((k) => (swing(k) ? 0.62 : 1), (k) => (k < 5 ? 18 : k === 5 ? 28 : 17)), ox, oy, dims);
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0].obs).toHaveLength(20);
+  });
+
   it('anchors the path on runs of firm reads with at most one sample between them', () => {
     const obs = (ks: number[], score: (k: number) => number): RimTrack => ({ obs: ks.map((k) => ({ index: 30 * k, x: 0, y: 0, w: 16, score: score(k) })) });
     const runs = firmRuns(obs([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], (k) => (k === 3 || (k >= 5 && k <= 6) ? 0.6 : 1)), 30);
