@@ -38,8 +38,9 @@ export function firmTrack(t: RimTrack): RimTrack {
  * A track's firm samples ({@link firmTrack}) in runs with at most one sample between them (samples `step` frames
  * apart): the tracks that rims scoring ≥ {@link RIM_START_SCORE} alone give. The caller anchors the camera path on
  * the runs of ≥ 3 samples, as it was anchored before blurred reads carried tracks on, so the path the make rules were
- * measured on stays. Anchored on every read, blurred ones included, 9 more makes and misses of 24 panning games were
- * called wrong; on the firm reads of whole tracks, about as many as on these runs (1 more right, 1 fewer wrong).
+ * measured on stays. On the firm reads of whole tracks, 24 panning games gave about the same calls as on these runs
+ * (1 more right, 1 fewer wrong); on every read, blurred ones included (and tracks kept with one firm read), 9 more of
+ * their makes and misses were called wrong.
  */
 export function firmRuns(t: RimTrack, step: number): RimTrack[] {
   const out: RimTrack[] = [];
