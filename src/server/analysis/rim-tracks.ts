@@ -72,12 +72,11 @@ function gate(from: RimTrack['obs'][number], index: number, ox: ArrayLike<number
 export const RIM_BLUR_WIDER = 2.2;
 
 /**
- * How far candidate `c` is from where `from` says its rim is (in gates; > 1 on either axis, or another size:
+ * How far candidate `c` is from where gate `g` expects its rim (in gates; > 1 on either axis, or another size:
  * Infinity). Its width is held against `width`, the track's firm width ({@link firmWidth}): from 1.6 times narrower
  * to 1.6 times wider, or {@link RIM_BLUR_WIDER} for a read below `minScore` (a swing blurs the rim wider).
  */
-function gateDistance(from: RimTrack['obs'][number], width: number, c: RimCandidate, index: number, ox: ArrayLike<number>, oy: ArrayLike<number>, minScore: number): number {
-  const g = gate(from, index, ox, oy);
+function gateDistance(g: ReturnType<typeof gate>, width: number, c: RimCandidate, minScore: number): number {
   const dx = Math.abs(c.x - g.px);
   const dy = Math.abs(c.y - g.py);
   const wider = c.score >= minScore ? 1.6 : RIM_BLUR_WIDER;
@@ -123,10 +122,11 @@ export function trackRims(
   samples.forEach((smp, si) => {
     const pairs: Array<{ d: number; li: number; ci: number }> = [];
     live.forEach((lt, li) => {
-      const last = lt.t.obs[lt.t.obs.length - 1];
+      const g = gate(lt.t.obs[lt.t.obs.length - 1], smp.index, ox, oy);
+      const width = firmWidth(lt.t, minScore, true);
       smp.rims.forEach((c, ci) => {
         if (c.score < followScore) return;
-        const d = gateDistance(last, firmWidth(lt.t, minScore, true), c, smp.index, ox, oy, minScore);
+        const d = gateDistance(g, width, c, minScore);
         if (d < Infinity) pairs.push({ d, li, ci });
       });
     });
@@ -160,12 +160,13 @@ export function trackRims(
   for (const t of done.sort((a, b) => a.obs[0].index - b.obs[0].index)) {
     let misses = 0;
     for (let si = at.get(t.obs[0].index)! - 1; si >= 0; si--) {
-      const first = t.obs[0];
+      const g = gate(t.obs[0], samples[si].index, ox, oy);
+      const width = firmWidth(t, minScore, false);
       let best = -1;
       let bestD = Infinity;
       samples[si].rims.forEach((c, ci) => {
         if (taken[si][ci] || c.score < followScore) return;
-        const d = gateDistance(first, firmWidth(t, minScore, false), c, samples[si].index, ox, oy, minScore);
+        const d = gateDistance(g, width, c, minScore);
         if (d < bestD) [best, bestD] = [ci, d];
       });
       if (best >= 0) {
@@ -173,7 +174,7 @@ export function trackRims(
         const c = samples[si].rims[best];
         t.obs.unshift({ index: samples[si].index, x: c.x, y: c.y, w: c.w, score: c.score });
         misses = 0;
-      } else if (++misses > 1 || !inView(gate(first, samples[si].index, ox, oy).px)) break;
+      } else if (++misses > 1 || !inView(g.px)) break;
     }
   }
   return done.filter((t) => t.obs.filter((o) => o.score >= minScore).length >= minObs).sort((a, b) => a.obs[0].index - b.obs[0].index);
