@@ -1,7 +1,7 @@
 import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
-import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, type FrameFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
@@ -400,13 +400,12 @@ export function trackedGoals(
   const follow = Math.round((TRACKED_FOLLOW_S / timeScale) * fps);
   const gravity = frameGravity(fps, timeScale ** 2);
   const ballR = medianR(shotLike);
-  const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const out: Array<{ h: HoopEstimate; span: [number, number]; score: number }> = [];
   for (const t of tracks) {
     const firm = firmTrack(t).obs;
-    const x = med(firm.map((o) => o.x - path.ox[o.index]));
-    const y = med(firm.map((o) => o.y - path.oy[o.index]));
-    const w = med(firm.map((o) => o.w));
+    const x = median(firm.map((o) => o.x - path.ox[o.index]));
+    const y = median(firm.map((o) => o.y - path.oy[o.index]));
+    const w = median(firm.map((o) => o.w));
     const span: [number, number] = [
       Math.max(0, t.obs[0].index - Math.round(1.5 * fps)),
       Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
@@ -423,7 +422,7 @@ export function trackedGoals(
     // true 4.4), and with a rim measured narrow (12 px, true 16.5) a true hoop was 1.84 times off and dropped with two shots
     const widthOver = (rr: number) => w / (2 * RIM_OVER_BALL * rr);
     const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(widthOver(rr)))));
-    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim(firmTrack(t), widthOver(ballR)))) continue;
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim({ obs: firm }, widthOver(ballR)))) continue;
     const score = firm.reduce((a, o) => a + o.score, 0) / firm.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }

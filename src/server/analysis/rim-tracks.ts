@@ -3,6 +3,7 @@
  * `hoop-appearance.ts`), and the camera path re-anchored on them. The finishing stage's work: the
  * rim reads themselves are made during extraction.
  */
+import { median } from './arcs';
 import type { RimCandidate } from './hoop-appearance';
 
 /** Rim candidates of one sampled frame, in image pixels of that frame. */
@@ -93,8 +94,7 @@ function gateDistance(g: ReturnType<typeof gate>, width: number, c: RimCandidate
 function firmWidth(t: RimTrack, minScore: number, last: boolean): number {
   const firm = t.obs.filter((o) => o.score >= minScore).map((o) => o.w);
   if (!firm.length) return (last ? t.obs[t.obs.length - 1] : t.obs[0]).w;
-  const near = last ? firm.slice(-3) : firm.slice(0, 3);
-  return [...near].sort((a, b) => a - b)[near.length >> 1];
+  return median(last ? firm.slice(-3) : firm.slice(0, 3));
 }
 
 /**
