@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -806,7 +806,8 @@ describe('shots seen only leaving the net', () => {
     // game-11 at 11.2 s (baseline view, a rim-in whose rise was lost behind the board): the ball's first sighting was
     // 0.26 rim widths under the rim, in the net, and it dropped through below the net. A flight starting at the rim
     // counts as a shot's end (fallingIntoRim) only down to 0.2 rim widths under it, and this rule started at 0.3, so
-    // the shot was lost in between; this rule now starts where the other stops.
+    // the shot was lost in between; this rule then started where the other stops (and since run version 39 at the
+    // rim's level: a flight found coming in keeps its shot, the 2 s after it take no other here).
     const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
     for (let k = 0; k <= 18; k++) per[30 + k].push({ frame: 30 + k, x: RIM.x + 0.2 * k, y: RIM.y + 0.25 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
     const { tracks, arcs } = analyse(per);
@@ -814,6 +815,20 @@ describe('shots seen only leaving the net', () => {
     expect(shots).toHaveLength(1);
     expect(shots[0].droppedThrough).toBe(true);
     expect(shots[0].made).toBe(true);
+  });
+
+  it('finds it when the ball is first seen entering the rim, at its level', () => {
+    // trip-404 at 6.6 s (a fresh tripod game, elevated view, a close rim-in): the ball was lost against the players on
+    // its way up and first seen 0.11 rim widths under the rim's level, entering it, then through the net and below it.
+    // This rule started 0.2 rim widths under the rim up to run version 38, and the make was lost.
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let k = 0; k <= 18; k++) per[30 + k].push({ frame: 30 + k, x: RIM.x - 0.2 * k, y: RIM.y + 0.1 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
+    const { tracks, arcs } = analyse(per);
+    const shots = detectShots(arcs, hoop, per, tracks, 30, 1);
+    expect(shots).toHaveLength(1);
+    expect(shots[0].droppedThrough).toBe(true);
+    expect(shots[0].made).toBe(true);
+    expect(DROP_START_UNDER_RIM).toBeLessThan(0.1);
   });
 
   it('finds it too when the ball falls through the net at an even pace (the net slows it: no flight)', () => {

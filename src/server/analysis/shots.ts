@@ -325,10 +325,19 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
 }
 
 /**
+ * How far under the rim's level (rim widths) a ball seen leaving the net may first be seen ({@link droppedThroughShots}):
+ * 0, at the rim's level. Up to run version 38 it was 0.2, and an elevated view's close rim-in (trip-404 at 6.6 s, seed
+ * 404 of the fresh tripod set), whose ball was lost against the players on the way up and first seen entering the rim
+ * 0.11 rim widths under its level, was lost.
+ */
+export const DROP_START_UNDER_RIM = 0;
+
+/**
  * Shots whose flight was not followed at all (the ball lost against the stands or the board on the way in) but
  * whose ball is seen leaving the net: a flight — or a descent (`arcs.ts#isDescentArc`: the net slows the ball, so
  * its drop through the net need not fit a free fall; a swish seen from the baseline fell at an even pace, −0.04 g,
- * from half a rim width under the rim to below the net) — that starts falling just under the rim, inside its span, and drops
+ * from half a rim width under the rim to below the net) — that starts falling at or just under the rim's level
+ * ({@link DROP_START_UNDER_RIM} to 1.7 rim widths under it), inside its span, and drops
  * through the space below the net (≥ {@link DROP_RUN_MADE} sightings 1.2–3.2 rim widths under the rim, falling
  * at least as fast as a ball that left the rim 0.15 s before), with no rise from below just before it (a player
  * lowering the ball after a rebound) and no shot found at this hoop in the 2 s before. Rim arrival is put 0.2 s
@@ -342,7 +351,7 @@ function droppedThroughShots(arcs: Arc[], hoop: HoopEstimate, fps: number, timeS
   for (const a of arcs) {
     const p0 = a.points[0];
     const dy0 = (p0.y - hoop.y) / w;
-    if (dy0 < 0.2 || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
+    if (dy0 < DROP_START_UNDER_RIM || dy0 > 1.7 || Math.abs(p0.x - hoop.x) > 0.6 * w || a.apexFrame > p0.frame + 2) continue;
     if (a.points.some((q) => q.y < hoop.y)) continue;
     const zone = a.points.filter((q) => q.y > hoop.y + 1.2 * w && q.y < hoop.y + 3.2 * w && Math.abs(q.x - hoop.x) < 0.8 * w);
     if (zone.length < DROP_RUN_MADE) continue;
