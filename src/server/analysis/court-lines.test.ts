@@ -14,6 +14,7 @@ import {
   FT_PAIR_MAX_GAP_S,
   longestLine,
   MIN_COVERAGE,
+  MAX_RELEASE_REACH,
   MIN_MATCHED_PX,
   modelPoints,
   placeShots,
@@ -217,6 +218,22 @@ describe('shot placement', () => {
     expect(r).toBeGreaterThan(Math.hypot(6.2, 3.6));
     expect(r).toBeLessThan(Math.hypot(6.2, 3.6) + 0.6);
     expect(Math.atan2(fl.origin.y, fl.origin.x)).toBeCloseTo(Math.atan2(3.6, 6.2), 2);
+  });
+
+  it('follows a flight first seen near its top back to the release, up to twice as long as it was seen', () => {
+    // a three from 7.2 m whose rise was lost (against the crowd, the players): the ball first seen 19 frames into its
+    // 33-frame flight, near the top, and followed for 14 frames to the rim
+    const track = flightTrack(cam, 7.2, -2.0);
+    const late = reconstructFlight(court, track.slice(19), 30, 1)!;
+    expect(late).not.toBeNull();
+    expect(Math.hypot(late.origin.x, late.origin.y)).toBeGreaterThan(7.2);
+    expect(Math.hypot(late.origin.x, late.origin.y)).toBeLessThan(Math.hypot(7.2, 2.0) + 0.6);
+    expect(locateShot(court, late).isThree).toBe(true);
+    // the release lies 19 frames before a 14-frame piece: more than the piece (refused up to run version 39), at most twice it
+    expect(19 / 14).toBeGreaterThan(1);
+    expect(19 / 14).toBeLessThanOrEqual(MAX_RELEASE_REACH);
+    // first seen 25 frames in, for 8 frames: the release would lie three times as long before it
+    expect(reconstructFlight(court, track.slice(25), 30, 1)).toBeNull();
   });
 
   it('calls 3 beyond the arc, 2 inside, and nothing next to the line', () => {
