@@ -147,13 +147,10 @@ async function main() {
     requests.track(res, work);
   });
   listening.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => listening.listen(port, hostname, resolve));
+  // listen() opens the socket at once, so a stop coming while it starts finds the server to drain
   server = listening;
-  if (stopping) {
-    // the stop came while the server was starting to listen: it closes it too
-    await drain(listening, () => requests.count, graceMs);
-    return;
-  }
+  await new Promise<void>((resolve) => listening.listen(port, hostname, resolve));
+  if (stopping) return;
   engineStart = engine?.start();
   await engineStart;
   if (!stopping) logger.info(`Swish is running on http://localhost:${port} (dashboard, /v1 API, /docs/api)`);

@@ -462,11 +462,10 @@ export function placeOnNet(
     const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { x: h.x + ox, y: h.y + oy, w: wExp });
     if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, x: n.x - ox, y: n.y - oy });
   }
-  const med = (k: 'x' | 'y' | 'w') => found.map((n) => n[k]).sort((a, b) => a - b)[found.length >> 1];
   if (found.length < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
-  const nx = med('x');
-  const ny = med('y');
-  const nw = med('w');
+  const nx = median(found.map((n) => n.x));
+  const ny = median(found.map((n) => n.y));
+  const nw = median(found.map((n) => n.w));
   const agree = found.filter((n) => Math.abs(n.x - nx) < 0.15 * nw && Math.abs(n.y - ny) < 0.15 * nw).length;
   if (agree < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
   if (nw < 0.75 * wBall || nw > 1.7 * wBall) return h;
