@@ -12,6 +12,7 @@ import {
   type CourtFitMemo,
   flightPathDistance,
   FT_PAIR_MAX_GAP_S,
+  lineMask,
   longestLine,
   MIN_COVERAGE,
   MAX_RELEASE_REACH,
@@ -40,27 +41,45 @@ import type { ShotAction } from './types';
 const W = 640;
 const H = 360;
 
-/** A camera at `pos` looking at the rim (0, 0, 3.05) with a horizontal field of view in degrees. */
-function lookAtRim(pos: [number, number, number], fovDeg: number): CourtCamera {
-  const dx = -pos[0];
-  const dy = -pos[1];
-  const dz = 3.05 - pos[2];
+/** A camera at `pos` looking at `target` (tilted down by `tilt` radians more) with a horizontal field of view in degrees. */
+function lookAt(pos: [number, number, number], target: [number, number, number], fovDeg: number, tilt = 0): CourtCamera {
+  const dx = target[0] - pos[0];
+  const dy = target[1] - pos[1];
+  const dz = target[2] - pos[2];
   const yaw = Math.atan2(dy, dx);
-  const pitch = -Math.atan2(dz, Math.hypot(dx, dy)) + 0.12;
+  const pitch = -Math.atan2(dz, Math.hypot(dx, dy)) + tilt;
   const focal = W / 2 / Math.tan((fovDeg * Math.PI) / 360);
   return cameraFromPose(pos, yaw, pitch, 0.01, focal, W / 2, H / 2);
 }
 
-/** A floor of light wood with the half-court lines of `model` (FIBA by default) painted on it as seen by `cam`, plus some light clutter. */
-function renderCourt(cam: CourtCamera, lines = true, model: CourtModel = COURTS.fiba): Uint8Array {
+/** A camera at `pos` looking at the rim (0, 0, 3.05) with a horizontal field of view in degrees. */
+function lookAtRim(pos: [number, number, number], fovDeg: number): CourtCamera {
+  return lookAt(pos, [0, 0, 3.05], fovDeg, 0.12);
+}
+
+/**
+ * How a court is painted: the floor's colour, and how much of a line pixel the white paint covers (1: lines two
+ * pixels wide in pure paint; less: one pixel that mixes the paint with the floor, a line thinner than a pixel).
+ */
+interface CourtLook {
+  floor: [number, number, number];
+  paint: number;
+}
+
+/** Light wood with lines two pixels wide. */
+const LIGHT_WOOD: CourtLook = { floor: [205, 160, 105], paint: 1 };
+
+/**
+ * A floor of wood (light by default) with the half-court lines of `model` (FIBA by default) painted on it as seen
+ * by `cam`, plus some light clutter.
+ */
+function renderCourt(cam: CourtCamera, lines = true, model: CourtModel = COURTS.fiba, look: CourtLook = LIGHT_WOOD): Uint8Array {
   const rgb = new Uint8Array(W * H * 3);
   let seed = 7;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   for (let i = 0; i < W * H; i++) {
     const n = (rnd() - 0.5) * 12;
-    rgb[3 * i] = 205 + n;
-    rgb[3 * i + 1] = 160 + n;
-    rgb[3 * i + 2] = 105 + n;
+    for (let c = 0; c < 3; c++) rgb[3 * i + c] = look.floor[c] + n;
   }
   const paint = (u: number, v: number, c: number) => {
     const x = Math.round(u);
@@ -68,11 +87,21 @@ function renderCourt(cam: CourtCamera, lines = true, model: CourtModel = COURTS.
     if (x < 0 || y < 0 || x >= W || y >= H) return;
     rgb.fill(c, 3 * (y * W + x), 3 * (y * W + x) + 3);
   };
+  const mix = (u: number, v: number) => {
+    const x = Math.round(u);
+    const y = Math.round(v);
+    if (x < 0 || y < 0 || x >= W || y >= H) return;
+    for (let c = 0; c < 3; c++) rgb[3 * (y * W + x) + c] = Math.round(look.floor[c] + look.paint * (250 - look.floor[c]));
+  };
   if (lines) {
     const pts = modelPoints(model, 0.01);
     for (let i = 0; i < pts.length; i += 2) {
       const q = project(cam, pts[i], pts[i + 1], 0);
       if (q.depth <= 0) continue;
+      if (look.paint < 1) {
+        mix(q.u, q.v);
+        continue;
+      }
       paint(q.u, q.v, 245);
       paint(q.u + 0.6, q.v + 0.6, 245);
     }
@@ -383,6 +412,30 @@ describe('shot placement', () => {
     actions = shots.map(action);
     placeShots(actions, shots, mirrored, [0.9, 0.9], 30, 1, { refit: () => null });
     expect(actions.map((a) => a.is_three_point)).toEqual([null, null]);
+  });
+
+  it('reads thin lines on strongly coloured wood from a low view behind the baseline, where each line pixel is part floor', () => {
+    // orange wood (saturation ~130) with one-pixel lines a third paint: brighter and less coloured than the
+    // floor beside them, but too coloured (~85) to be taken for paint on their own
+    const look: CourtLook = { floor: [228, 160, 98], paint: 0.35 };
+    // beside the basket, behind the baseline, 1.5 m up, looking down the court: the rim in a top corner
+    const truth = lookAt([-3.4, 5.5, 1.5], [5, 0.8, 2], 68);
+    const rgb = renderCourt(truth, true, COURTS.fiba, look);
+    const mask = lineMask(rgb, W, H);
+    const onLine = project(truth, 4, 2.45, 0); // on the lane's side line
+    const x = Math.round(onLine.u);
+    const y = Math.round(onLine.v);
+    expect(x >= 0 && y >= 0 && x < W && y < H).toBe(true);
+    expect(mask[y * W + x]).toBe(1);
+    // a bright, still strongly coloured ridge (a highlight on the wood) is not a line
+    const glare = renderCourt(truth, false, COURTS.fiba, look);
+    for (let xx = 100; xx < 300; xx++) glare.set([250, 185, 120], 3 * (200 * W + xx));
+    expect(lineMask(glare, W, H).slice(200 * W + 110, 200 * W + 290).every((m) => m === 0)).toBe(true);
+    const fit = fitCourt(rgb, W, H, rimOf(truth));
+    expect(fit).not.toBeNull();
+    expect(fit!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
+    expect(fit!.matchedPx).toBeGreaterThanOrEqual(MIN_MATCHED_PX);
+    expect(floorError(truth, fit!.camera)).toBeLessThan(0.3);
   });
 
   it('fits a low camera behind the shooter on the side of the board it is asked for', () => {

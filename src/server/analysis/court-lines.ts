@@ -167,9 +167,19 @@ export function modelPoints(m: CourtModel, step = 0.1): Float64Array {
 }
 
 /**
+ * How much less coloured (max − min of R, G, B) than the floor on both sides a strongly coloured
+ * ridge must be to count as a painted line (run version 41): from a low camera a line is thinner
+ * than a pixel, and its pixels mix the white paint with orange wood (saturation ~85–115 on a
+ * floor of ~130), too coloured to be paint by themselves.
+ */
+export const MIXED_LINE_SAT_DROP = 10;
+
+/**
  * Light, thin ridges (painted lines) in an RGB frame: a pixel brighter by `minContrast` than
  * both neighbours `k` pixels away along a row or along a column, or a little brighter and
- * clearly less coloured than both (white paint on light wood), and not strongly coloured itself.
+ * clearly less coloured than both (white paint on light wood). A strongly coloured pixel is a
+ * line only when it is also less coloured than both neighbours by {@link MIXED_LINE_SAT_DROP}
+ * (paint mixed with the floor), so a bright highlight on coloured wood is not.
  */
 export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, minContrast = 18): Uint8Array {
   const n = width * height;
@@ -188,9 +198,14 @@ export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, 
     for (let x = k; x < width - k; x++) {
       const i = y * width + x;
       const v = L[i];
-      if (v < 110 || sat[i] > 70) continue;
+      if (v < 110) continue;
       const h = v - Math.max(L[i - k], L[i + k]);
       const vv = v - Math.max(L[i - k * width], L[i + k * width]);
+      if (sat[i] > 70) {
+        if (h >= minContrast && Math.min(sat[i - k], sat[i + k]) - sat[i] >= MIXED_LINE_SAT_DROP) out[i] = 1;
+        else if (vv >= minContrast && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= MIXED_LINE_SAT_DROP) out[i] = 1;
+        continue;
+      }
       if (h >= minContrast || vv >= minContrast) out[i] = 1;
       else if (h >= weak && Math.min(sat[i - k], sat[i + k]) - sat[i] >= 12) out[i] = 1;
       else if (vv >= weak && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= 12) out[i] = 1;
