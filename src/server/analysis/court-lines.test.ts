@@ -12,6 +12,8 @@ import {
   type CourtFitMemo,
   flightPathDistance,
   FT_PAIR_MAX_GAP_S,
+  FT_PAIR_PATH,
+  FT_PAIR_PATH_AT_SPOT,
   lineMask,
   longestLine,
   MIN_COVERAGE,
@@ -387,6 +389,35 @@ describe('shot placement', () => {
     placeShots(actions, threes, court, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
     expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
     expect(actions.map((a) => a.points)).toEqual([3, 3]);
+  });
+
+  it('two attempts placed at the free-throw spot are a pair on paths further apart than the image alone accepts', () => {
+    const rim = { ...rimOf(cam), id: 0 };
+    // the second throw's path runs beside the first (the shooter a little to the side, a turning camera, a re-read rim)
+    const first = detection(flightTrack(cam, COURTS.fiba.ftX + 0.05, 0), false);
+    const near = (y: number) => [first, detection(later(flightTrack(cam, COURTS.fiba.ftX + 0.05, y), 150), true)];
+    const pair = near(0.6);
+    const path = flightPathDistance(pair[0], pair[1], rim, 30);
+    expect(path).toBeGreaterThan(FT_PAIR_PATH);
+    expect(path).toBeLessThanOrEqual(FT_PAIR_PATH_AT_SPOT);
+    let actions = pair.map(action);
+    placeShots(actions, pair, court, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    expect(actions.map((a) => a.points)).toEqual([0, 1]);
+    // without the court, the paths alone are too far apart
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
+    // a moving camera's reads place both at the spot: a pair too
+    actions = pair.map(action);
+    placeShots(actions, pair, null, [0.5, 0.6], 30, 1, { rims: [rim, rim], moving: true, views: [{ fit: court, dx: 0, dy: 0 }, { fit: court, dx: 0, dy: 0 }] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([true, true]);
+    // one of them from over a metre behind the spot (a jumper after a missed free throw): no pair
+    const behind = [first, detection(later(flightTrack(cam, COURTS.fiba.ftX + 1.3, 0.3), 150), true)];
+    expect(flightPathDistance(behind[0], behind[1], rim, 30)).toBeLessThanOrEqual(FT_PAIR_PATH_AT_SPOT);
+    actions = behind.map(action);
+    placeShots(actions, behind, court, [0.15, 0.2], 30, 1, { rims: [rim, rim] });
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
   });
 
   it('reads the court again from the other side of the board when the ball sizes contradict the camera', () => {

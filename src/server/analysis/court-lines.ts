@@ -1035,6 +1035,16 @@ export const FT_CALM_ALONE = 0.05;
  * ≤ 0.3; other consecutive shots mostly > 1)…
  */
 export const FT_PAIR_PATH = 0.45;
+/**
+ * …or within this many (run version 42) when the court places both within {@link FT_PAIR_SPOT_M} of the free-throw spot
+ * (the same shooter from the same line, whose two paths a panning camera's turn, or a re-read rim, moved apart).
+ * Measured on the tuning, seen, held-out, fresh tripod and 24 panning games: the pairs it adds are 2 on panning games
+ * (paths 0.45 and 0.56) and 2 on still ones (0.46, 0.48), all true; no two field goals in a row qualify up to a path
+ * of 2 (the nearest: both placed within 1.43 m, path 0.89).
+ */
+export const FT_PAIR_PATH_AT_SPOT = 1;
+/** Both shots of such a pair placed this near the free-throw spot (m). */
+export const FT_PAIR_SPOT_M = 1;
 /** …the second released at most this long after the first reached the rim (s; the ball is handed back)… */
 export const FT_PAIR_MAX_GAP_S = 12;
 /**
@@ -1151,10 +1161,16 @@ export function placeShots(
     const l = ftLocs[i];
     return !!l && (l.isThree === true || (l.ftSpotDistance !== null && l.ftSpotDistance >= FT_SPOT_RADIUS_M));
   };
+  // placed at the spot by the court: a moving camera's reads too (not by themselves, see ftLocs; two of them together)
+  const atSpot = (i: number) => {
+    const l = locs[i];
+    return !!l && l.isThree !== true && l.ftSpotDistance !== null && l.ftSpotDistance < FT_PAIR_SPOT_M;
+  };
   for (let i = 1; i < shots.length; i++) {
     const path = paths[i];
     const gap = gaps[i]!;
-    if (path === null || path > FT_PAIR_PATH || gap < 0 || gap > FT_PAIR_MAX_GAP_S) continue;
+    if (path === null || gap < 0 || gap > FT_PAIR_MAX_GAP_S) continue;
+    if (path > FT_PAIR_PATH && !(path <= FT_PAIR_PATH_AT_SPOT && atSpot(i - 1) && atSpot(i))) continue;
     if (Math.max(calm[i - 1], calm[i]) >= (opts.moving ? FT_PAIR_CALM_MOVING : FT_PAIR_CALM)) continue;
     if (notFt(i - 1) || notFt(i)) continue;
     fts[i - 1] = true;
