@@ -19,6 +19,7 @@ import {
   MIN_COVERAGE,
   MAX_RELEASE_REACH,
   MIN_MATCHED_PX,
+  STILL_FIT_STARTS,
   modelPoints,
   placeShots,
   project,
@@ -467,6 +468,34 @@ describe('shot placement', () => {
     expect(fit!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
     expect(fit!.matchedPx).toBeGreaterThanOrEqual(MIN_MATCHED_PX);
     expect(floorError(truth, fit!.camera)).toBeLessThan(0.3);
+  });
+
+  it("refines more of the coarse grid's poses for a still camera: a corner view with the rim read 40 % wide", () => {
+    // the coarse grid ranks the right pose below wrong ones here; the default search settles on a camera
+    // 0.3 m off on the floor, the still camera's wider one finds it
+    const truth = lookAt([8.8, 8.4, 1.9], [2.2, 0.3, 2.0], 62);
+    const rim = rimOf(truth);
+    const fit = fitCourt(renderCourt(truth), W, H, { ...rim, w: rim.w * 1.4 }, 'any', undefined, STILL_FIT_STARTS);
+    expect(fit).not.toBeNull();
+    expect(fit!.coverage).toBeGreaterThan(0.8);
+    expect(floorError(truth, fit!.camera)).toBeLessThan(0.2);
+  });
+
+  it('finds only cameras a person films with: at least 1 m up, within 30 m of the basket, a field of view up to 80°', () => {
+    const plausible = (c: CourtCamera) => {
+      const fov = (2 * Math.atan(W / 2 / c.focal) * 180) / Math.PI;
+      return c.pos[2] >= 1 - 1e-9 && Math.hypot(c.pos[0], c.pos[1]) <= 30 && fov <= 80 + 1e-9;
+    };
+    // a camera on the floor (0.6 m) and one with a 95° lens: the lines fit them best, but they are not read
+    for (const truth of [lookAt([9, -8.5, 0.6], [2.2, -0.3, 2.0], 60), lookAt([6, -6, 1.6], [1.5, 0, 1.8], 95)]) {
+      const fit = fitCourt(renderCourt(truth), W, H, rimOf(truth), 'any', undefined, STILL_FIT_STARTS);
+      if (fit) expect(plausible(fit.camera)).toBe(true);
+    }
+    // a plausible camera is still read
+    const truth = lookAt([9, -8.5, 1.8], [2.2, -0.3, 2.0], 60);
+    const fit = fitCourt(renderCourt(truth), W, H, rimOf(truth), 'any', undefined, STILL_FIT_STARTS);
+    expect(fit && plausible(fit.camera)).toBe(true);
+    expect(floorError(truth, fit!.camera)).toBeLessThan(0.45);
   });
 
   it('fits a low camera behind the shooter on the side of the board it is asked for', () => {

@@ -417,12 +417,23 @@ function poseSteps(scale: number): Array<[keyof Pose, number]> {
   ];
 }
 
-/** A pose's line score at a tolerance (px), or −1e9 for a pose out of range or with no camera. */
+/**
+ * The cameras a court read may find (run version 43): at least this high (m; a phone held or on a tripod; a camera
+ * lower than that sees the floor's lines as one band)…
+ */
+export const MIN_CAMERA_HEIGHT_M = 1;
+/** …with at most this horizontal field of view (degrees; a phone's main camera has ~70°, wider lenses bend lines a pinhole model does not fit)… */
+export const MAX_FOV_DEG = 80;
+/** …and at most this far from the basket (m, on the floor; a court is 28 m long). */
+export const MAX_CAMERA_DISTANCE_M = 30;
+
+/** A pose's line score at a tolerance (px), or −1e9 for a pose out of range (see {@link MIN_CAMERA_HEIGHT_M}) or with no camera. */
 function scorePose(p: Pose, tol: number, set: LineSet, t: Target, dist: Float32Array, side: CameraSide): number {
   const scale = t.width / 640;
   const deg = Math.PI / 180;
-  if (p.zc < 0.5 || p.fov < 20 * deg || p.fov > 110 * deg || p.scale < 0.5 || p.scale > 2 || !onSide(p.az, side)) return -1e9;
+  if (p.zc < MIN_CAMERA_HEIGHT_M || p.fov < 20 * deg || p.fov > MAX_FOV_DEG * deg || p.scale < 0.5 || p.scale > 2 || !onSide(p.az, side)) return -1e9;
   const cam = cameraFor(p, t);
+  if (cam && Math.hypot(cam.pos[0], cam.pos[1]) > MAX_CAMERA_DISTANCE_M) return -1e9;
   return cam ? netScore(scoreCamera(cam, tol > 5 * scale ? set.mid : set.pts, dist, t, tol)) : -1e9;
 }
 
@@ -463,6 +474,16 @@ function descendPose(
   return { p: cur, s: scorePose(cur, 3.5 * scale, set, t, dist, side) };
 }
 
+/** How many of the coarse grid's best poses, apart from each other, {@link fitCourt} refines by default (a moving camera's reads: one per shot). */
+export const FIT_STARTS = 6;
+
+/**
+ * How many a still camera's court read refines (run version 43): it is read once per rim and side, and the coarse grid
+ * ranks the right pose below wrong ones more often than a moving camera's frames show (held-202: a corner view whose rim
+ * is read 40 % wide). See "Plausible cameras, and more starts for a still camera, run version 43" in MEASUREMENTS.md.
+ */
+export const STILL_FIT_STARTS = 24;
+
 /**
  * Fits the camera to the painted lines given the target rim (stabilised px, rim width px).
  * Returns null when the lines do not confirm any camera (no court lines in view, or too few).
@@ -474,6 +495,7 @@ export function fitCourt(
   rim: { x: number; y: number; w: number },
   side: CameraSide = 'any',
   memo?: CourtFitMemo,
+  starts = FIT_STARTS,
 ): CourtFit | null {
   if (!(rim.w > 2)) return null;
   if (memo && !(memo.rim && memo.rim.x === rim.x && memo.rim.y === rim.y && memo.rim.w === rim.w)) {
@@ -516,11 +538,11 @@ export function fitCourt(
   coarse.sort((a, b) => b.s - a.s);
   let best: { p: Pose; s: number } | null = null;
   const steps = poseSteps(scale);
-  const starts: Pose[] = [];
+  const from: Pose[] = [];
   for (const c of coarse) {
-    if (starts.length >= 6) break;
-    if (starts.some((p) => Math.abs(p.az - c.p.az) < 10 * deg && Math.abs(p.zc - c.p.zc) < 1 && Math.abs(p.fov - c.p.fov) < 11 * deg)) continue;
-    starts.push(c.p);
+    if (from.length >= starts) break;
+    if (from.some((p) => Math.abs(p.az - c.p.az) < 10 * deg && Math.abs(p.zc - c.p.zc) < 1 && Math.abs(p.fov - c.p.fov) < 11 * deg)) continue;
+    from.push(c.p);
   }
   const models: LineSet[] = [fiba, COURTS.nba].map((m) =>
     m === fiba ? { m, pts, mid } : { m, pts: modelPoints(m, 0.1), mid: modelPoints(m, 0.18) },
@@ -528,11 +550,12 @@ export function fitCourt(
   const descend = (start: Pose, tols: number[], set: LineSet) => descendPose(start, tols, set, { t, dist, side, steps });
   // the coarse search and the first fit use FIBA lines (the two courts share the lane, the
   // baseline and the free-throw line, so the camera comes out about right for either)
-  for (const start of starts) {
+  for (const start of from) {
     const r = descend(start, [10 * scale, 6 * scale, 3.5 * scale], models[0]);
     if (!best || r.s > best.s) best = r;
   }
-  if (!best) return null;
+  // every start out of range (see MIN_CAMERA_HEIGHT_M): no camera the lines could confirm
+  if (!best || best.s <= -1e9) return null;
   // FIBA or NBA lines: refit the camera to the NBA lines from there and keep the line set the
   // painted lines follow better (the 3-point arc is 0.49 m wider, the corners 0.11 m, the court
   // 0.24 m wider); FIBA unless NBA scores clearly higher (a court without its arc in view ties)
@@ -771,7 +794,7 @@ export function courtReader(
   return (rim, side = 'any') => {
     if (bg === undefined) bg = background();
     if (!bg) return null;
-    const fit = fitCourt(bg, width, height, rim, side, memo);
+    const fit = fitCourt(bg, width, height, rim, side, memo, STILL_FIT_STARTS);
     return fit && linesConfirm(fit, width) ? fit : null;
   };
 }
