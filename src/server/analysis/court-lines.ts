@@ -1062,8 +1062,8 @@ export const FT_PAIR_PATH = 0.45;
  * …or within this many (run version 42) when the court places both within {@link FT_PAIR_SPOT_M} of the free-throw spot
  * (the same shooter from the same line, whose two paths a panning camera's turn, or a re-read rim, moved apart).
  * Measured on the tuning, seen, held-out, fresh tripod and 24 panning games: the pairs it adds are 2 on panning games
- * (paths 0.45 and 0.56) and 2 on still ones (0.46, 0.48), all true; no two field goals in a row qualify up to a path
- * of 2 (the nearest: both placed within 1.43 m, path 0.89).
+ * (paths 0.45 and 0.56) and 2 on still ones (0.46, 0.48), all true. With both within 1 m, no two field goals in a row
+ * qualify even up to a path of 1.5; within 1.5 m one pair would (held-205: placed 0.80 and 1.43 m off, path 0.89).
  */
 export const FT_PAIR_PATH_AT_SPOT = 1;
 /** Both shots of such a pair placed this near the free-throw spot (m). */
