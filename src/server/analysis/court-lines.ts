@@ -194,21 +194,18 @@ export function lineMask(rgb: Uint8Array, width: number, height: number, k = 3, 
   }
   const out = new Uint8Array(n);
   const weak = minContrast / 2.5;
+  // a ridge across one direction, from how much brighter (`contrast`) and less coloured (`drop`) the pixel is than
+  // both neighbours on it
+  const ridge = (coloured: boolean, contrast: number, drop: number) =>
+    coloured ? contrast >= minContrast && drop >= MIXED_LINE_SAT_DROP : contrast >= minContrast || (contrast >= weak && drop >= 12);
   for (let y = k; y < height - k; y++) {
     for (let x = k; x < width - k; x++) {
       const i = y * width + x;
       const v = L[i];
       if (v < 110) continue;
-      const h = v - Math.max(L[i - k], L[i + k]);
-      const vv = v - Math.max(L[i - k * width], L[i + k * width]);
-      if (sat[i] > 70) {
-        if (h >= minContrast && Math.min(sat[i - k], sat[i + k]) - sat[i] >= MIXED_LINE_SAT_DROP) out[i] = 1;
-        else if (vv >= minContrast && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= MIXED_LINE_SAT_DROP) out[i] = 1;
-        continue;
-      }
-      if (h >= minContrast || vv >= minContrast) out[i] = 1;
-      else if (h >= weak && Math.min(sat[i - k], sat[i + k]) - sat[i] >= 12) out[i] = 1;
-      else if (vv >= weak && Math.min(sat[i - k * width], sat[i + k * width]) - sat[i] >= 12) out[i] = 1;
+      const coloured = sat[i] > 70;
+      const along = ridge(coloured, v - Math.max(L[i - k], L[i + k]), Math.min(sat[i - k], sat[i + k]) - sat[i]);
+      if (along || ridge(coloured, v - Math.max(L[i - k * width], L[i + k * width]), Math.min(sat[i - k * width], sat[i + k * width]) - sat[i])) out[i] = 1;
     }
   }
   return out;
