@@ -7,7 +7,7 @@ import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, 
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
-import { detectShots, netSwingVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
+import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -201,6 +201,14 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     views,
     path,
   });
+  // a make followed at its own end by a field-goal attempt within seconds was missed (full-court games; see sameEndVeto)
+  const ends = goalEnds(goals, scoredOn);
+  const shotEnds = tagged.map((t) => ends[t.k]);
+  for (const i of sameEndVeto(shots, shotEnds, shotActions.map((a) => a.is_free_throw), fps, timeScale)) {
+    const a = shotActions[i];
+    const t = tagged[i];
+    Object.assign(a, { ...shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, a.is_free_throw), is_three_point: a.is_three_point, shot_world: a.shot_world });
+  }
   const extra = attributeShots(shots, shotActions, players, arcs, fps, timeScale);
   const moments = shotMoments(shots, shotActions, arcs, path, fps, timeScale);
   let actions: ActionRecord[] = [...shotActions, ...extra].sort((a, b) => actionTime(a) - actionTime(b));
@@ -211,7 +219,6 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
-  const ends = goalEnds(goals, scoredOn);
   return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement, ends };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -287,6 +287,50 @@ describe('ball seen falling below the net (panning cameras)', () => {
     unseenDropVeto(shots, 30, 1);
     expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
     expect(shots[1].kind).toBe('rim_out');
+  });
+});
+
+describe('a make followed by an attempt at the same end (full-court games)', () => {
+  const fps = 30;
+  const shotAt = (releaseS: number, rimS: number, made: boolean) =>
+    ({ made, madeConfidence: 0.8, kind: made ? 'swish' : 'rim_out', releaseFrame: releaseS * fps, rimFrame: rimS * fps, evidence: { contact: true, dwellFrames: 0, decidedBy: 'cross' } }) as unknown as ShotDetection;
+
+  it('calls missed a make whose end sees a field-goal attempt within seconds, keeps a make the other end answers', () => {
+    const putBack = SAME_END_NEXT_S - 1;
+    const shots = [shotAt(10, 11, true), shotAt(11 + putBack, 12 + putBack, false), shotAt(40, 41, true), shotAt(50, 51, true)];
+    const changed = sameEndVeto(shots, [0, 0, 0, 1], [false, false, false, false], fps, 1);
+    expect(changed).toEqual([0]);
+    expect(shots.map((s) => s.made)).toEqual([false, false, true, true]);
+    expect(shots[0].kind).toBe('rim_out');
+    expect(shots[0].evidence.decidedBy).toBe('same-end-next');
+  });
+
+  it('leaves a make alone when the attempt at its end comes a possession later', () => {
+    const shots = [shotAt(10, 11, true), shotAt(12 + SAME_END_NEXT_S, 13 + SAME_END_NEXT_S, true)];
+    expect(sameEndVeto(shots, [1, 1], [false, false], fps, 1)).toEqual([]);
+    expect(shots.map((s) => s.made)).toEqual([true, true]);
+  });
+
+  it('takes no free throw: not the and-one after a make, not the second of a pair', () => {
+    const andOne = [shotAt(10, 11, true), shotAt(15, 16, true)];
+    expect(sameEndVeto(andOne, [0, 0], [false, true], fps, 1)).toEqual([]);
+    const pair = [shotAt(10, 11, true), shotAt(14, 15, false)];
+    expect(sameEndVeto(pair, [0, 0], [true, true], fps, 1)).toEqual([]);
+    expect([...andOne, ...pair].map((s) => s.made)).toEqual([true, true, true, false]);
+  });
+
+  it('needs the ends: a clip shot at one basket (null ends) keeps its makes', () => {
+    const shots = [shotAt(10, 11, true), shotAt(13, 14, true), shotAt(16, 17, true)];
+    expect(sameEndVeto(shots, [null, null, null], [false, false, false], fps, 1)).toEqual([]);
+    expect(shots.every((s) => s.made)).toBe(true);
+  });
+
+  it('measures the window in real seconds on a sped-up clip', () => {
+    // 2× speed: 5 s of video are 10 s of play, more than the window
+    const late = [shotAt(10, 11, true), shotAt(16, 17, false)];
+    expect(sameEndVeto(late, [0, 0], [false, false], fps, 2)).toEqual([]);
+    const soon = [shotAt(10, 11, true), shotAt(13, 14, false)];
+    expect(sameEndVeto(soon, [0, 0], [false, false], fps, 2)).toEqual([0]);
   });
 });
 

@@ -116,7 +116,8 @@ export type MakeRule =
   | 'unseen-after-rim'
   | 'net-swing-veto'
   | 'rebound-rise-veto'
-  | 'unseen-drop-veto';
+  | 'unseen-drop-veto'
+  | 'same-end-next';
 
 /** Evidence of a shot whose outcome has not been measured yet. */
 function emptyEvidence(): MakeEvidence {
@@ -776,6 +777,50 @@ export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: n
     s.evidence.decidedBy = 'unseen-drop-veto';
     setKind(s, fps, timeScale);
   }
+}
+
+/**
+ * Seconds (real time) after a make's rim arrival within which a field-goal attempt at the same end says the ball stayed
+ * there (see {@link sameEndVeto}). On the 24 panning games measured at run version 43, the rim-outs called made whose
+ * next attempt came at the same end (an offensive rebound put back up) had it 5.9–7.4 s after rim arrival; no true
+ * make had a field-goal attempt at its end within 12 s.
+ */
+export const SAME_END_NEXT_S = 8;
+
+/**
+ * Full-court games: a made field goal hands the ball to the other team, which attacks the other basket, so the next
+ * field-goal attempt at the same basket comes a whole possession later at the earliest — after a turnover on the
+ * inbound, or once play has gone down the court and back. An attempt at the same end within {@link SAME_END_NEXT_S}
+ * means the ball stayed there: the shot was missed and its rebound was put back up. The make is called missed.
+ *
+ * Applies only where the clip's shots were taken at two ends (`ends` per shot, from `court-ends.ts#goalEnds`; null
+ * when not known): a half-court game or a practice at one basket shoots at it again and again. Free throws take no
+ * part, neither as the make (the second of a pair follows at the same end) nor as the attempt after it (an and-one).
+ * Only panning games give two ends on the sets measured (a still camera rarely holds both baskets); there it is the
+ * cue the image lacks: from a broadcast view a rim-out that drops in front of or behind the net crosses the
+ * net-bottom level inside the rim span, and the net's motion is lost in the camera's (see {@link unseenDropVeto}).
+ * Returns the indices of the calls changed.
+ */
+export function sameEndVeto(
+  shots: ShotDetection[],
+  ends: ReadonlyArray<0 | 1 | null>,
+  freeThrows: readonly boolean[],
+  fps: number,
+  timeScale: number,
+): number[] {
+  const within = (SAME_END_NEXT_S / timeScale) * fps;
+  const changed: number[] = [];
+  shots.forEach((s, i) => {
+    if (s.made !== true || freeThrows[i] || ends[i] === null) return;
+    const next = shots.findIndex((n, j) => j !== i && !freeThrows[j] && n.releaseFrame > s.rimFrame && n.releaseFrame - s.rimFrame <= within && ends[j] === ends[i]);
+    if (next < 0) return;
+    s.made = false;
+    s.madeConfidence = 0.6;
+    s.evidence.decidedBy = 'same-end-next';
+    setKind(s, fps, timeScale);
+    changed.push(i);
+  });
+  return changed;
 }
 
 /** A flight peaking less than this (rim widths) over the rim may be a pass in front of the hoop (see {@link passesInFront}). */
