@@ -31,6 +31,8 @@ import {
   MOVING_MAX_FLIGHT_RMS_M,
   MAX_FLIGHT_RMS_M,
   reconstructFlight,
+  riseTrackedApart,
+  oneThrow,
   threePointDistance,
   locateShot,
   type CourtCamera,
@@ -294,6 +296,69 @@ describe('shot placement', () => {
   function action(): ShotAction {
     return { is_free_throw: false, is_three_point: null, points: 0, shot_world: null } as ShotAction;
   }
+
+  describe('a flight whose rise was tracked apart', () => {
+    // a three from 7.2 m: the ball shrank into the ceiling at its apex, and a second track (id 2) picked it up 25 frames
+    // into its 33-frame flight, for 9 frames: too short a piece to reach back to the release on its own
+    const whole = flightTrack(cam, 7.2, -2.0).map((p) => ({ ...p, score: 1, ballColour: 1 }) as BallCandidate);
+    const descent = whole.slice(25);
+    const shotOf = () => {
+      const d = detection(descent, true);
+      const rs = descent.map((p) => p.r).sort((x, y) => x - y);
+      d.arc = { ...d.arc, trackId: 2, r: rs[rs.length >> 1] };
+      return d;
+    };
+    const track = (id: number, pts: BallCandidate[]) => ({ id, points: pts });
+    const join = (shot: ShotDetection, tracks: Array<{ id: number; points: BallCandidate[] }>) =>
+      riseTrackedApart(shot, tracks, 30, 1, (pts) => oneThrow(reconstructFlight(court, pts, 30, 1), pts.length - shot.arc.points.length));
+
+    it('joins the rise of the same throw and places the shot from it', () => {
+      const rise = whole.slice(0, 23);
+      const shots = [shotOf()];
+      const alone = shots.map(action);
+      placeShots(alone, shots, court, [0.9], 30, 1);
+      expect(alone[0].is_three_point).toBeNull();
+      const joined = join(shots[0], [track(1, rise), track(2, descent)])!;
+      expect(joined.map((p) => p.frame)).toEqual([...rise, ...descent].map((p) => p.frame));
+      const actions = shots.map(action);
+      const placed = placeShots(actions, shots, court, [0.9], 30, 1, { tracks: [track(1, rise), track(2, descent)] });
+      expect(actions[0].is_three_point).toBe(true);
+      expect(placed[0].rise).toBe(rise.length);
+      expect(Math.hypot(placed[0].origin!.x, placed[0].origin!.y)).toBeGreaterThan(7.2);
+      expect(Math.hypot(placed[0].origin!.x, placed[0].origin!.y)).toBeLessThan(Math.hypot(7.2, 2.0) + 0.6);
+    });
+
+    it('leaves out the shrinking ball at the apex, keeps a rise that overlaps the piece seen after it', () => {
+      // the first track runs on 2 frames past the second's start with a ball a third of its size
+      const rise = [...whole.slice(0, 25), ...whole.slice(25, 27).map((p) => ({ ...p, r: p.r / 3 }))];
+      const joined = join(shotOf(), [track(1, rise)])!;
+      expect(joined).not.toBeNull();
+      expect(joined.length).toBe(25 + descent.length);
+    });
+
+    it('takes no piece of another movement: a rise that ended too long before, a pass the other way, another curve', () => {
+      const shot = shotOf();
+      // ended 0.5 s before the piece was first seen
+      expect(join(shot, [track(1, whole.slice(0, 10))])).toBeNull();
+      // a pass flying up and the other way across the image, ending where the throw's rise would
+      const end = whole[22];
+      const pass = Array.from({ length: 12 }, (_, k) => ({ ...end, frame: end.frame - 11 + k, x: end.x + 6 * (11 - k), y: end.y + 3 * (11 - k) }));
+      expect(join(shot, [track(1, pass)])).toBeNull();
+      // a lob curving twice as tightly into the same point at the join (another throw's parabola)
+      const lob = whole.slice(0, 23).map((p) => ({ ...p, y: end.y + (p.y - end.y) * 2 }));
+      expect(join(shot, [track(1, lob)])).toBeNull();
+      // the throw's path, but a ball twice the size: nearer the camera than the flight puts it (another ball in line)
+      const near = whole.slice(0, 23).map((p) => ({ ...p, r: 2 * p.r }));
+      expect(join(shot, [track(1, near)])).toBeNull();
+      // a ball that does not rise (a dribble, a ball carried at the waist)
+      const flat = whole.slice(0, 23).map((p) => ({ ...p, y: whole[0].y }));
+      expect(join(shot, [track(1, flat)])).toBeNull();
+      // the flight's own track is never its rise
+      expect(join(shot, [track(2, whole.slice(0, 23))])).toBeNull();
+      // the true rise, for contrast, is taken
+      expect(join(shot, [track(1, whole.slice(0, 23))])).not.toBeNull();
+    });
+  });
 
   it('sets free throws, 3-pointers, points and shot_world on the shot actions', () => {
     const shots = [

@@ -1,4 +1,4 @@
-import type { CameraPath } from './ball-track';
+import { fitArc, type BallCandidate, type CameraPath, type Track } from './ball-track';
 import type { ShotDetection } from './shots';
 import type { ShotAction } from './types';
 
@@ -629,6 +629,10 @@ export interface Flight3D {
    * reconstructed depth: ≈ 1 when the camera's scale is right (an independent check of the fit).
    */
   sizeRatio: number;
+  /** That ratio per sighting, in the order given. */
+  sizes: number[];
+  /** Sightings of a rise tracked apart the flight was placed with ({@link riseTrackedApart}); absent when placed from its own track. */
+  rise?: number;
 }
 
 /**
@@ -685,8 +689,8 @@ export function reconstructFlight(
     const zg = zs.map((z, i) => z + 0.5 * gpf * t[i] * t[i]);
     const a = fitLine(t, along);
     const b = fitLine(t, zg);
-    sizes.sort((x, y) => x - y);
-    return { th, a, b, rms: Math.hypot(a[2], b[2]), size: sizes[sizes.length >> 1] };
+    const sorted = [...sizes].sort((x, y) => x - y);
+    return { th, a, b, rms: Math.hypot(a[2], b[2]), size: sorted[sorted.length >> 1], sizes };
   };
   let best: ReturnType<typeof evalBearing> = null;
   const deg = Math.PI / 180;
@@ -716,7 +720,84 @@ export function reconstructFlight(
   // a long extrapolation from a short piece near the top is a guess
   if (-tRel > MAX_RELEASE_REACH * t[t.length - 1]) return null;
   const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
-  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: best.size };
+  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: best.size, sizes: best.sizes };
+}
+
+/** Sightings a rise tracked apart may lose at either end to fly on one throw with the flight (see {@link riseTrackedApart}). */
+export const RISE_JOIN_TRIM = 6;
+/** A flight joined with a rise tracked apart fits the ballistic model in court metres at least this well (m RMS). */
+export const RISE_JOIN_RMS_M = 0.1;
+/** The ball's size against the reconstructed depth on the rise over the same on the flight: at most this far from 1 either way. */
+export const RISE_JOIN_SIZE = 1.25;
+
+/**
+ * A shot's rise tracked as a piece of its own: the flight (`s.arc`) is first seen high (the ball shrank into the ceiling
+ * or the crowd at its apex and a second track picked up the descent), so where it came from is not in it, but the rise
+ * was followed by another track. A rise is a stretch of another track that ends up to 0.33 s before the flight's first
+ * sighting (the two tracks may overlap at the apex: only its sightings before the flight's count), starts at most 2 s
+ * before it and rises all the way up to its highest sighting (each higher than the one before, in the image; past it,
+ * at the apex, it may turn down), leaving out sightings under 0.6 of its median radius (the shrinking ball). It is this
+ * throw's rise when `accepts` takes it followed by the flight: placement asks for one ballistic flight in court
+ * metres with one ball size ({@link oneThrow}), which a pass to the shooter, a dribble or a rebound under the basket is not. In the
+ * image the two pieces need not share a parabola: a ball flying away from the camera shrinks, and its rise curves more
+ * than its descent. The longest stretch accepted, up to {@link RISE_JOIN_TRIM} sightings shorter at either end (the ball
+ * still in the hands, the ball lost against the ceiling), is taken. Returns its sightings followed by the flight's, or
+ * null.
+ */
+/**
+ * A flight joined from a rise tracked apart (its first `rise` sightings) and the shot's own flight is one throw: it fits
+ * the ballistic model in court metres ({@link RISE_JOIN_RMS_M}), and the ball is the size the reconstructed depths give
+ * it on both pieces alike (median ratios within {@link RISE_JOIN_SIZE} of each other). A camera looking along the
+ * throw (behind the shooter) sees its depth only in the ball's size: a free throw's rise fitted as a flight from under
+ * the basket has a ball twice too large at its start.
+ */
+export function oneThrow(fl: Flight3D | null, rise: number): boolean {
+  if (!fl || !(fl.rms <= RISE_JOIN_RMS_M) || rise < 1 || rise >= fl.sizes.length) return false;
+  const median = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
+  const ratio = median(fl.sizes.slice(0, rise)) / median(fl.sizes.slice(rise));
+  return ratio < RISE_JOIN_SIZE && ratio > 1 / RISE_JOIN_SIZE;
+}
+
+export function riseTrackedApart(
+  s: Pick<ShotDetection, 'arc'>,
+  tracks: Track[],
+  fps: number,
+  timeScale: number,
+  accepts: (pts: BallCandidate[]) => boolean,
+): BallCandidate[] | null {
+  const a = s.arc;
+  const f0 = a.points[0].frame;
+  const perS = fps / timeScale;
+  const earliest = f0 - 2 * perS;
+  const endFrom = f0 - Math.round(0.33 * perS);
+  const rising = (rise: BallCandidate[]) => {
+    let top = 0;
+    for (let i = 1; i < rise.length; i++) if (rise[i].y < rise[top].y) top = i;
+    if (top < 3) return false;
+    for (let i = 1; i <= top; i++) if (!(rise[i].y < rise[i - 1].y)) return false;
+    return true;
+  };
+  let best: BallCandidate[] | null = null;
+  for (const t of tracks) {
+    if (t.id === a.trackId) continue;
+    const near = t.points.filter((p) => p.frame >= earliest && p.frame < f0);
+    if (near.length < 4) continue;
+    const radii = near.map((p) => p.r).sort((x, y) => x - y);
+    const minR = 0.6 * radii[radii.length >> 1];
+    const sized = near.filter((p) => p.r >= minR);
+    const n = sized.length;
+    for (let j = n - 1; j >= Math.max(3, n - 1 - RISE_JOIN_TRIM) && sized[j].frame >= endFrom; j--) {
+      for (let i = 0; i <= RISE_JOIN_TRIM && i + 3 <= j; i++) {
+        const rise = sized.slice(i, j + 1);
+        if (best && rise.length <= best.length) break;
+        if (rising(rise) && accepts([...rise, ...a.points])) {
+          best = rise;
+          break;
+        }
+      }
+    }
+  }
+  return best && [...best, ...a.points];
 }
 
 /**
@@ -1113,6 +1194,8 @@ export function placeShots(
     views?: Array<CourtView | null>;
     /** A moving camera's path: each flight point is seen by the view's camera turned to its frame ({@link turnedCamera}). */
     path?: CameraPath;
+    /** The clip's ball tracks: a flight that cannot be placed on its own may be placed with its rise tracked apart ({@link riseTrackedApart}). */
+    tracks?: Track[];
   } = {},
 ): ShotPlacement[] {
   const { refit, rims, views } = opts;
@@ -1122,14 +1205,21 @@ export function placeShots(
     shots.map((s, i) => {
       const v = viewOf(c, i);
       if (!v) return null;
-      const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
       const path = opts.path;
-      if (path && v.index !== undefined) {
-        const at = v.index;
-        const turned = (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]);
-        return reconstructFlight(v.fit, pts.map((p) => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] })), fps, timeScale, turned);
-      }
-      return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
+      const place = (pts: BallCandidate[]) => {
+        if (path && v.index !== undefined) {
+          const at = v.index;
+          const turned = (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]);
+          return reconstructFlight(v.fit, pts.map((p) => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] })), fps, timeScale, turned);
+        }
+        return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
+      };
+      const own = place(s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame));
+      if (own || !opts.tracks) return own;
+      const toRim = (pts: BallCandidate[]) => pts.filter((p) => p.frame <= s.rimFrame);
+      const joined = riseTrackedApart(s, opts.tracks, fps, timeScale, (pts) => oneThrow(place(toRim(pts)), pts.length - s.arc.points.length));
+      const fl = joined ? place(toRim(joined)) : null;
+      return fl && { ...fl, rise: joined!.length - s.arc.points.length };
     });
   // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
   const ratioOf = (fl: Array<Flight3D | null>) => {
@@ -1229,6 +1319,7 @@ export function placeShots(
       camera: fits[i] ? { pos: fits[i]!.camera.pos.map((v) => Math.round(v * 100) / 100) as [number, number, number], focal: Math.round(fits[i]!.camera.focal) } : null,
       prevPath: paths[i],
       prevGap: gaps[i],
+      rise: flight?.rise ?? null,
     };
   });
 }
@@ -1280,6 +1371,8 @@ export interface ShotPlacement {
   camera: { pos: [number, number, number]; focal: number } | null;
   prevPath: number | null;
   prevGap: number | null;
+  /** Sightings of the rise tracked apart the shot was placed with (see {@link riseTrackedApart}), or null. */
+  rise: number | null;
 }
 
 /** A painted line: a thin ridge component at least this share of the frame width long (courts: 0.1–0.95 in most frames; test patterns, fractals: ≤ 0.03). */

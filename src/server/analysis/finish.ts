@@ -200,6 +200,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     moving: tracked.length > 0,
     views,
     path,
+    tracks,
   });
   // a make followed at its own end by a field-goal attempt within seconds was missed (full-court games; see sameEndVeto)
   const ends = goalEnds(goals, scoredOn);
