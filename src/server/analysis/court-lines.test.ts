@@ -12,6 +12,7 @@ import {
   type CourtFitMemo,
   flightPathDistance,
   FT_PAIR_MAX_GAP_S,
+  FT_SPOT_RADIUS_M,
   FT_PAIR_PATH,
   FT_PAIR_PATH_AT_SPOT,
   lineMask,
@@ -377,14 +378,31 @@ describe('shot placement', () => {
     expect(actions[2].shot_world![0]).toBeGreaterThan(0.5);
   });
 
-  it('without court geometry: 3-pointers unknown, no shot_world, free throws from a calm scene only', () => {
+  it('takes a calm shot from the elbow, 1.7 m beside the free-throw spot, for no free throw', () => {
+    const shots = [detection(flightTrack(cam, COURTS.fiba.ftX + 0.05, 1.7), true), detection(flightTrack(cam, COURTS.fiba.ftX + 0.05, 0.3), true)];
+    const actions = shots.map(action);
+    const placed = placeShots(actions, shots, court, [0.01, 0.01], 30, 1);
+    expect(placed[0].ftSpotDistance!).toBeGreaterThan(FT_SPOT_RADIUS_M);
+    expect(placed[0].ftSpotDistance!).toBeLessThan(2);
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, true]);
+    expect(actions.map((a) => a.points)).toEqual([2, 1]);
+  });
+
+  it('without court geometry: 3-pointers unknown, no shot_world, no free throw from a still camera\'s calm scene alone', () => {
     const shots = [detection(flightTrack(cam, 7.2, 0), true), detection(flightTrack(cam, 4.5, 0), true)];
     const actions = shots.map(action);
     placeShots(actions, shots, null, [0.5, 0.01], 30, 1);
-    expect(actions.map((a) => a.is_three_point)).toEqual([null, false]);
-    expect(actions.map((a) => a.is_free_throw)).toEqual([false, true]);
-    expect(actions.map((a) => a.points)).toEqual([2, 1]);
+    expect(actions.map((a) => a.is_three_point)).toEqual([null, null]);
+    // a field goal from a baseline view waits as still in the image as a free throw: a still camera's free throws
+    // without geometry come in pairs (see the next tests)
+    expect(actions.map((a) => a.is_free_throw)).toEqual([false, false]);
+    expect(actions.map((a) => a.points)).toEqual([2, 2]);
     expect(actions.every((a) => a.shot_world === null)).toBe(true);
+    // a moving camera's court reads do not place its free throws: its calm scene alone still makes one
+    const moving = shots.map(action);
+    placeShots(moving, shots, null, [0.5, 0.01], 30, 1, { views: [null, null], moving: true });
+    expect(moving.map((a) => a.is_free_throw)).toEqual([false, true]);
+    expect(moving.map((a) => a.points)).toEqual([2, 1]);
   });
 
   it('drops the geometry when the ball sizes contradict the camera', () => {
