@@ -1,4 +1,5 @@
-import { fitArc, type BallCandidate, type CameraPath, type Track } from './ball-track';
+import { median } from './arcs';
+import type { BallCandidate, CameraPath, Track } from './ball-track';
 import type { ShotDetection } from './shots';
 import type { ShotAction } from './types';
 
@@ -753,7 +754,6 @@ export const RISE_JOIN_SIZE = 1.25;
  */
 export function oneThrow(fl: Flight3D | null, rise: number): boolean {
   if (!fl || !(fl.rms <= RISE_JOIN_RMS_M) || rise < 1 || rise >= fl.sizes.length) return false;
-  const median = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
   const ratio = median(fl.sizes.slice(0, rise)) / median(fl.sizes.slice(rise));
   return ratio < RISE_JOIN_SIZE && ratio > 1 / RISE_JOIN_SIZE;
 }
@@ -782,8 +782,7 @@ export function riseTrackedApart(
     if (t.id === a.trackId) continue;
     const near = t.points.filter((p) => p.frame >= earliest && p.frame < f0);
     if (near.length < 4) continue;
-    const radii = near.map((p) => p.r).sort((x, y) => x - y);
-    const minR = 0.6 * radii[radii.length >> 1];
+    const minR = 0.6 * median(near.map((p) => p.r));
     const sized = near.filter((p) => p.r >= minR);
     const n = sized.length;
     for (let j = n - 1; j >= Math.max(3, n - 1 - RISE_JOIN_TRIM) && sized[j].frame >= endFrom; j--) {
