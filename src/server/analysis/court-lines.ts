@@ -690,8 +690,7 @@ export function reconstructFlight(
     const zg = zs.map((z, i) => z + 0.5 * gpf * t[i] * t[i]);
     const a = fitLine(t, along);
     const b = fitLine(t, zg);
-    const sorted = [...sizes].sort((x, y) => x - y);
-    return { th, a, b, rms: Math.hypot(a[2], b[2]), size: sorted[sorted.length >> 1], sizes };
+    return { th, a, b, rms: Math.hypot(a[2], b[2]), sizes };
   };
   let best: ReturnType<typeof evalBearing> = null;
   const deg = Math.PI / 180;
@@ -721,7 +720,7 @@ export function reconstructFlight(
   // a long extrapolation from a short piece near the top is a guess
   if (-tRel > MAX_RELEASE_REACH * t[t.length - 1]) return null;
   const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
-  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: best.size, sizes: best.sizes };
+  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: median(best.sizes), sizes: best.sizes };
 }
 
 /** Sightings a rise tracked apart may lose at either end to fly on one throw with the flight (see {@link riseTrackedApart}). */
@@ -730,6 +729,19 @@ export const RISE_JOIN_TRIM = 6;
 export const RISE_JOIN_RMS_M = 0.1;
 /** The ball's size against the reconstructed depth on the rise over the same on the flight: at most this far from 1 either way. */
 export const RISE_JOIN_SIZE = 1.25;
+
+/**
+ * A flight joined from a rise tracked apart (its first `rise` sightings) and the shot's own flight is one throw: it fits
+ * the ballistic model in court metres ({@link RISE_JOIN_RMS_M}), and the ball is the size the reconstructed depths give
+ * it on both pieces alike (median ratios within {@link RISE_JOIN_SIZE} of each other). A camera looking along the
+ * throw (behind the shooter) sees its depth only in the ball's size: a free throw's rise fitted as a flight from under
+ * the basket has a ball twice too large at its start.
+ */
+export function oneThrow(fl: Flight3D | null, rise: number): boolean {
+  if (!fl || !(fl.rms <= RISE_JOIN_RMS_M) || rise < 1 || rise >= fl.sizes.length) return false;
+  const ratio = median(fl.sizes.slice(0, rise)) / median(fl.sizes.slice(rise));
+  return ratio < RISE_JOIN_SIZE && ratio > 1 / RISE_JOIN_SIZE;
+}
 
 /**
  * A shot's rise tracked as a piece of its own: the flight (`s.arc`) is first seen high (the ball shrank into the ceiling
@@ -745,19 +757,6 @@ export const RISE_JOIN_SIZE = 1.25;
  * still in the hands, the ball lost against the ceiling), is taken. Returns its sightings followed by the flight's, or
  * null.
  */
-/**
- * A flight joined from a rise tracked apart (its first `rise` sightings) and the shot's own flight is one throw: it fits
- * the ballistic model in court metres ({@link RISE_JOIN_RMS_M}), and the ball is the size the reconstructed depths give
- * it on both pieces alike (median ratios within {@link RISE_JOIN_SIZE} of each other). A camera looking along the
- * throw (behind the shooter) sees its depth only in the ball's size: a free throw's rise fitted as a flight from under
- * the basket has a ball twice too large at its start.
- */
-export function oneThrow(fl: Flight3D | null, rise: number): boolean {
-  if (!fl || !(fl.rms <= RISE_JOIN_RMS_M) || rise < 1 || rise >= fl.sizes.length) return false;
-  const ratio = median(fl.sizes.slice(0, rise)) / median(fl.sizes.slice(rise));
-  return ratio < RISE_JOIN_SIZE && ratio > 1 / RISE_JOIN_SIZE;
-}
-
 export function riseTrackedApart(
   s: Pick<ShotDetection, 'arc'>,
   tracks: Track[],
