@@ -136,9 +136,11 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     }
   }
   if (target && !hoopEstimates.includes(target)) hoopEstimates.unshift(target);
+  const motion = motionTotals(features);
   const probe: MotionProbe = (f, x0, y0, x1, y1) => {
     const ft = features[f];
     if (!ft) return 0;
+    if (!motion.pictured[f]) return NaN;
     const ox = path.ox[f];
     const oy = path.oy[f];
     const gx0 = Math.max(0, Math.floor((x0 + ox) / GRID));
@@ -175,7 +177,6 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   if (tracked.length) unseenDropVeto(shots, fps, timeScale);
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
-  const motion = motionTotals(features);
   const calm = tagged.map((t) => sceneCalm(t.s, features, motion, goals[t.k], path, fps));
   const freeThrows = calm.map((c) => c < FREE_THROW_CALM);
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
@@ -924,22 +925,54 @@ export function looksLikeFreeThrow(
   return sceneCalm(s, features, motion, hoop, path, fps) < FREE_THROW_CALM;
 }
 
+/**
+ * Whether a frame carries a picture of its own: a frame that repeats the one before it gets no blobs and no motion
+ * (`frame-features.ts#computeRun`). In a calm scene that is a still frame; in a clip that repeats its frames (a slowed
+ * clip made by frame duplication, a 24 fps film in a 30 fps file) it is a copy that says nothing about what moved.
+ */
+export function ownPicture(f: Pick<FrameFeatures, 'blobs' | 'motion'>): boolean {
+  if (f.blobs.length) return true;
+  const m = f.motion;
+  for (let k = 0; k < m.length; k++) if (m[k]) return true;
+  return false;
+}
+
+/**
+ * Share of frames at which a clip switches between a picture of its own and a repeat above which it repeats its
+ * frames. Measured on the real clips' copies: a clip slowed to half speed switches at 0.85–0.99 of its frames; the
+ * originals, their 25 and 60 fps copies and the synthetic games at 0.001–0.08, whose repeats come in runs (a still
+ * scene before a free throw, a frozen last frame). A 24 fps film in a 30 fps file switches at 0.4.
+ */
+export const REPEATING_CLIP_SWITCHES = 0.3;
+
 /** Per-frame moving-pixel totals of a clip and their median (computed once per clip by the caller of {@link sceneCalm}). */
 export interface MotionTotals {
   total: Float64Array;
   median: number;
+  /**
+   * Whether each frame counts in the averages over time: every frame of a clip, but for the repeats of a clip that
+   * repeats its frames ({@link REPEATING_CLIP_SWITCHES}). Counted as still frames, the repeats of a slowed clip
+   * halved its scene's motion and its nets' swing.
+   */
+  pictured: Uint8Array;
 }
 
 export function motionTotals(features: FrameFeatures[]): MotionTotals {
-  const total = new Float64Array(features.length);
-  for (let f = 0; f < features.length; f++) {
+  const n = features.length;
+  const total = new Float64Array(n);
+  const own = new Uint8Array(n);
+  let switches = 0;
+  for (let f = 0; f < n; f++) {
     const m = features[f].motion;
     let s = 0;
     for (let k = 0; k < m.length; k++) s += m[k];
     total[f] = s;
+    own[f] = ownPicture(features[f]) ? 1 : 0;
+    if (f > 0 && own[f] !== own[f - 1]) switches++;
   }
-  const sorted = total.slice().sort();
-  return { total, median: sorted[sorted.length >> 1] ?? 0 };
+  const pictured = n && switches / n >= REPEATING_CLIP_SWITCHES ? own : new Uint8Array(n).fill(1);
+  const counted = Array.from(total).filter((_, f) => pictured[f]).sort((a, b) => a - b);
+  return { total, median: counted[counted.length >> 1] ?? 0, pictured };
 }
 
 /**
@@ -947,21 +980,24 @@ export function motionTotals(features: FrameFeatures[]): MotionTotals {
  * clip's median per frame (Infinity when it cannot be measured).
  */
 export function sceneCalm(
-  s: ShotDetection,
+  s: Pick<ShotDetection, 'releaseFrame' | 'releaseX' | 'releaseY'>,
   features: FrameFeatures[],
   motion: MotionTotals,
-  hoop: HoopEstimate,
+  hoop: Pick<HoopEstimate, 'w'>,
   path: CameraPath,
   fps: number,
 ): number {
-  const { total, median } = motion;
+  const { total, median, pictured } = motion;
   if (median <= 0) return Infinity;
   const f0 = Math.max(0, s.releaseFrame - Math.round(1.2 * fps));
   const f1 = Math.max(0, s.releaseFrame - Math.round(0.15 * fps));
   if (f1 - f0 < fps / 2) return Infinity;
   const rad = 2.5 * hoop.w;
   let sum = 0;
+  let n = 0;
   for (let f = f0; f < f1; f++) {
+    if (!pictured[f]) continue;
+    n++;
     const ft = features[f];
     const rx = s.releaseX + path.ox[f];
     const ry = s.releaseY + path.oy[f];
@@ -975,7 +1011,7 @@ export function sceneCalm(
     }
     sum += total[f] - near;
   }
-  return sum / (f1 - f0) / median;
+  return n ? sum / n / median : Infinity;
 }
 
 function hoopRecords(

@@ -15,6 +15,7 @@ import {
   GRID,
   type FrameFormat,
 } from './frame-features';
+import { ownPicture } from './finish';
 
 const W = 160;
 const H = 96;
@@ -235,8 +236,12 @@ describe('repeated frames (slowed or frame-rate-converted video)', () => {
       if (i % 2 === 0 && i < 8) {
         expect(balls, `frame ${i}`).toHaveLength(1);
         expect(Math.abs(balls[0].x - (30 + 8 * i))).toBeLessThan(3);
+        expect(ownPicture(f), `frame ${i}`).toBe(true);
       } else {
         expect(f.blobs, `frame ${i}`).toHaveLength(0);
+        // nothing moved on a repeat, and it is told from a new picture for the averages over time
+        expect(f.motion.some((v) => v > 0), `frame ${i}`).toBe(false);
+        if (i % 2 === 1) expect(ownPicture(f), `frame ${i}`).toBe(false);
       }
     });
   });

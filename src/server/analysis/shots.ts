@@ -2,7 +2,7 @@ import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
 import { freeFallEnd, type HoopEstimate } from './hoop-locate';
 
-/** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid). */
+/** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid); NaN for a frame that repeats the one before it. */
 export type MotionProbe = (frame: number, x0: number, y0: number, x1: number, y1: number) => number;
 
 /** A detected shot attempt, in frames and stabilised pixels. */
@@ -557,6 +557,24 @@ export function netCrossing(s: ShotDetection, tracks: Track[], hoop: HoopEstimat
   return best ? { net: (best.x - hoop.x) / hw, rim: (best.rimX - hoop.x) / hw, frame: best.frame } : { net: NaN, rim: NaN, frame: NaN };
 }
 
+/**
+ * Moving pixels in the net box (below the rim, inside its span) per box area and frame, from frame `f0` to `f1`. A frame
+ * that repeats the one before it (the probe's NaN) is left out: it shows nothing new, and counted as a still frame it
+ * halved the net's swing on a slowed clip, where every second frame is a repeat. NaN when no frame has a picture.
+ */
+export function netBoxMotion(motion: MotionProbe, hoop: Pick<HoopEstimate, 'x' | 'y' | 'w'>, f0: number, f1: number): number {
+  const w = hoop.w;
+  let px = 0;
+  let n = 0;
+  for (let f = Math.max(0, f0); f <= f1; f++) {
+    const v = motion(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
+    if (Number.isNaN(v)) continue;
+    px += v;
+    n++;
+  }
+  return n ? px / (w * w * 0.675 * n) : NaN;
+}
+
 /** Net swing after the crossing (`netAfter`) under which the net of a ball back down from a bounce did not move (see {@link bounceNetStill}). */
 export const BOUNCE_NET_AFTER = 0.02;
 /** Net-box motion from the last arrival (`netMotion`) under which the ball did not drag the net on its way down (see {@link bounceNetStill}). */
@@ -1072,14 +1090,7 @@ export function classifyMake(
   ev.throughFrames = through;
   ev.outFrames = out;
   const netWin = Math.round((0.6 / timeScale) * fps);
-  const netBox = (f0: number, f1: number) => {
-    let px = 0;
-    let n = 0;
-    for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++, n++) {
-      px += motion!(f, hoop.x - 0.45 * w, hoop.y + 0.15 * w, hoop.x + 0.45 * w, hoop.y + 0.9 * w);
-    }
-    return n ? px / (w * w * 0.675 * n) : NaN;
-  };
+  const netBox = (f0: number, f1: number) => netBoxMotion(motion!, hoop, f0, Math.min(candidates.length - 1, f1));
   ev.netMotion = motion ? netBox(rimFrame, rimFrame + netWin) : NaN;
   ev.netLate = motion ? netBox(rimFrame + Math.round((0.5 / timeScale) * fps), rimFrame + Math.round((1.2 / timeScale) * fps)) : NaN;
   const crossWin = Math.round((1.8 / timeScale) * fps);
