@@ -2,7 +2,7 @@ import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
 import { freeFallEnd, type HoopEstimate } from './hoop-locate';
 
-/** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid); NaN for a frame that repeats the one before it. */
+/** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid); NaN for a repeat in a clip that repeats its frames (`finish.ts#motionTotals`). */
 export type MotionProbe = (frame: number, x0: number, y0: number, x1: number, y1: number) => number;
 
 /** A detected shot attempt, in frames and stabilised pixels. */
