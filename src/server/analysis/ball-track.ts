@@ -63,10 +63,15 @@ export function ballCandidates(
   return out;
 }
 
+/** Whether a motion blob is big enough to be a ball candidate (see {@link ballCandidates}): most blobs are specks of noise. */
+export function ballSized(b: Pick<MotionBlob, 'area' | 'x0' | 'x1' | 'y0' | 'y1'>): boolean {
+  return b.area >= 12 && b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4;
+}
+
 function toCandidate(b: MotionBlob, frame: number, path: CameraPath, maxD: number): BallCandidate | null {
   const bw = b.x1 - b.x0;
   const bh = b.y1 - b.y0;
-  if (b.area < 12 || bw < 4 || bh < 4) return null;
+  if (!ballSized(b)) return null;
   if (bw > maxD * 1.8 || bh > maxD * 1.8) return null;
   const aspect = Math.max(bw, bh) / Math.min(bw, bh);
   if (aspect > 2.6) return null;

@@ -42,5 +42,15 @@ describe('an extraction stored in the feature cache', () => {
     expect(cached.clusters).toEqual(direct.clusters);
     expect(cached.makeEvidence).toEqual(direct.makeEvidence);
     expect(cached.makeEvidence).toHaveLength(direct.actions.filter((a) => a.type === 'shot').length);
+
+    // handed over (as a fresh analysis does), the features go to the worker: the same artifacts, and the buffers are gone here
+    const handed = (await loadExtracted(cacheDir, key))!;
+    const runs = 'packed' in handed.task ? handed.task.packed : [];
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.motion.length > 0)).toBe(true);
+    const again = await finishExtracted(handed, { numPlayers: 2 }, { handOver: true });
+    expect(again.actions).toEqual(direct.actions);
+    expect(again.makeEvidence).toEqual(direct.makeEvidence);
+    expect(runs.every((r) => r.frames.length === 0 && r.blobs.length === 0 && r.motion.length === 0)).toBe(true);
   }, 240_000);
 });

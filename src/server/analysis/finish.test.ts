@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CameraPath } from './ball-track';
-import { motionTotals, sceneCalm } from './finish';
-import { GRID, type FrameFeatures } from './frame-features';
+import { ballCandidates } from './ball-track';
+import { motionTotals, sceneCalm, unpackForFinish } from './finish';
+import { GRID, packFeatures, unpackFeatures, type FrameFeatures, type MotionBlob, type PackedFeatures } from './frame-features';
+import { personObservations } from './players';
 import { netBoxMotion, type MotionProbe } from './shots';
 
 const GW = 40;
@@ -57,5 +59,54 @@ describe('motion over time on a slowed clip (every frame shown twice)', () => {
     expect(netBoxMotion(slowProbe, hoop, 0, 11)).toBeCloseTo(normal, 9);
     // a window of repeats only says nothing
     expect(netBoxMotion(slowProbe, hoop, 1, 1)).toBeNaN();
+  });
+});
+
+describe('features unpacked for the finishing stage', () => {
+  // frames of blobs of every size: specks of noise, thin streaks, balls, bodies (with and without a torso colour)
+  let seed = 5;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / (1 << 24);
+  const blob = (): MotionBlob => {
+    const w = 1 + Math.floor(rand() * (rand() < 0.6 ? 4 : 40));
+    const h = 1 + Math.floor(rand() * (rand() < 0.6 ? 4 : 60));
+    const x0 = Math.floor(rand() * 600);
+    const y0 = Math.floor(rand() * 300);
+    const area = 4 * Math.max(1, Math.floor((rand() * w * h) / 4));
+    const torso = rand() < 0.5;
+    return { x: x0 + w / 2, y: y0 + h / 2, area, x0, y0, x1: x0 + w, y1: y0 + h, ballColour: rand(), skin: rand(), r: 200, g: 100, b: 50, tr: torso ? 90 : -1, tg: torso ? 30 : -1, tb: torso ? 30 : -1 };
+  };
+  const frames: FrameFeatures[] = Array.from({ length: 60 }, (_, i) => ({
+    index: i,
+    dx: 0,
+    dy: 0,
+    shiftResidual: 1,
+    blobs: Array.from({ length: 40 }, blob),
+    motion: Uint16Array.from({ length: GW * GH }, () => (rand() < 0.1 ? 4 : 0)),
+    gridW: GW,
+    gridH: GH,
+  }));
+  const pack = (): PackedFeatures[] => [packFeatures(frames.slice(0, 24)), packFeatures(frames.slice(24, 48)), packFeatures(frames.slice(48))];
+
+  it('keeps every ball candidate and person sighting, and only the blobs that can be one', () => {
+    const runs: Array<PackedFeatures | null> = pack();
+    const all = unpackFeatures(pack());
+    const kept = unpackForFinish(runs);
+    // each run's packed arrays are let go as it is unpacked
+    expect(runs.every((r) => r === null)).toBe(true);
+    expect(kept.map((f) => [f.index, f.dx, f.dy, f.shiftResidual, f.gridW, f.gridH])).toEqual(all.map((f) => [f.index, f.dx, f.dy, f.shiftResidual, f.gridW, f.gridH]));
+    expect(kept.map((f) => Array.from(f.motion))).toEqual(all.map((f) => Array.from(f.motion)));
+    const path = still(60);
+    const dims = { width: 640, height: 360 };
+    const candidates = kept.map((f, i) => ballCandidates(f, i, path, dims));
+    expect(candidates).toEqual(all.map((f, i) => ballCandidates(f, i, path, dims)));
+    expect(candidates.flat().length).toBeGreaterThan(50);
+    for (const ballR of [1, 3, 6]) {
+      const persons = personObservations(kept, path, ballR);
+      expect(persons).toEqual(personObservations(all, path, ballR));
+      expect(persons.flat().length).toBeGreaterThan(20);
+    }
+    const n = (fs: FrameFeatures[]) => fs.reduce((s, f) => s + f.blobs.length, 0);
+    expect(n(kept)).toBeLessThan(0.7 * n(all));
+    expect(n(kept)).toBeGreaterThan(0);
   });
 });

@@ -1,15 +1,15 @@
-import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { arcAt, ballCandidates, ballSized, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
-import { GRID, type FrameFeatures } from './frame-features';
+import { GRID, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
-import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
+import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, personSized, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
 /** Input of the post-decode stage (runs in a worker). */
@@ -923,6 +923,27 @@ export function looksLikeFreeThrow(
   fps: number,
 ): boolean {
   return sceneCalm(s, features, motion, hoop, path, fps) < FREE_THROW_CALM;
+}
+
+/**
+ * Unpacks the extraction's packed runs for the finishing stage one run at a time, letting each run's packed arrays go
+ * once it is unpacked (its slot in `runs` is emptied), and keeps only the motion blobs a stage here can use: a ball
+ * candidate's size (`ball-track.ts#ballSized`) or a person's (`players.ts#personSized`). Three blobs in four are
+ * specks of noise smaller than both, and as objects they were most of a long game's memory ("Memory of a long game"
+ * in MEASUREMENTS.md).
+ */
+export function unpackForFinish(runs: Array<PackedFeatures | null>): FrameFeatures[] {
+  const out: FrameFeatures[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    if (!run) continue;
+    runs[i] = null;
+    for (const f of unpackFeatures([run])) {
+      f.blobs = f.blobs.filter((b) => ballSized(b) || personSized(b));
+      out.push(f);
+    }
+  }
+  return out;
 }
 
 /**

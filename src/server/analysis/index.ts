@@ -26,7 +26,7 @@ export async function analyseVideo(
 ): Promise<AnalysisResult> {
   const { onProgress, signal, ...opts } = options;
   const extracted = await extractVideo(path, { signal, onProgress: onProgress ? (f) => onProgress(0.95 * f) : undefined });
-  const res = await finishExtracted(extracted, opts);
+  const res = await finishExtracted(extracted, opts, { handOver: true });
   onProgress?.(1);
   return res;
 }
@@ -59,14 +59,18 @@ export async function extractVideo(
 
 /**
  * The finishing stages of an extracted video (hoop, flights, shots, makes, players, the jersey
- * reads) in a worker of the shared pool. `wallMs` counts the extraction too.
+ * reads) in a worker of the shared pool. `wallMs` counts the extraction too. With `handOver`, the
+ * packed features' buffers are transferred to the worker instead of copied: `x` cannot be finished
+ * again (its features are gone), and a long game's features are held once, not twice.
  */
-export async function finishExtracted(x: ExtractedVideo, options: AnalysisOptions = {}): Promise<AnalysisResult> {
+export async function finishExtracted(x: ExtractedVideo, options: AnalysisOptions = {}, how: { handOver?: boolean } = {}): Promise<AnalysisResult> {
   const { probe, geo } = x;
   const pool = acquireSharedPool();
   try {
     const t1 = performance.now();
-    const fin = await pool.run<FinishOutput>({ kind: 'finish', input: { ...x.task, options } });
+    const task = x.task;
+    const transfer = how.handOver && 'packed' in task ? [...new Set(task.packed.flatMap((p) => [p.frames.buffer, p.blobs.buffer, p.motion.buffer]))] : [];
+    const fin = await pool.run<FinishOutput>({ kind: 'finish', input: { ...task, options } }, transfer as ArrayBuffer[]);
     const finishMs = performance.now() - t1;
     return {
       runVersion: ANALYSER_RUN_VERSION,

@@ -1,6 +1,6 @@
 import { median, type Arc } from './arcs';
 import type { CameraPath } from './ball-track';
-import type { FrameFeatures } from './frame-features';
+import type { FrameFeatures, MotionBlob } from './frame-features';
 import type { ActionRecord, AnalysisOptions, ClusterRecord } from './types';
 
 /** One sighting of a moving person (a large upright motion blob), stabilised pixels. */
@@ -23,13 +23,21 @@ export interface PlayerTrack {
   team: 0 | 1 | null;
 }
 
+/** Least height (px) of a motion blob that can be a person (see {@link personObservations}). */
+export const MIN_PERSON_H = 10;
+
+/** Whether a motion blob can be a person for some ball size: tall enough, with a torso colour read. */
+export function personSized(b: Pick<MotionBlob, 'y0' | 'y1' | 'tr'>): boolean {
+  return b.y1 - b.y0 >= MIN_PERSON_H && b.tr >= 0;
+}
+
 /**
  * Collects person sightings: moving blobs that are upright and several ball diameters tall.
  * Players who stand still leave no motion blob, but shooters, passers and rebounders move at
  * the moments that matter.
  */
 export function personObservations(features: FrameFeatures[], path: CameraPath, ballR: number): PersonObs[][] {
-  const minH = Math.max(10, 3.5 * ballR);
+  const minH = Math.max(MIN_PERSON_H, 3.5 * ballR);
   return features.map((f, frame) => {
     const out: PersonObs[] = [];
     for (const b of f.blobs) {

@@ -1,5 +1,5 @@
-import { unpackFeatures, type FrameFeatures, type FrameFormat, type PackedFeatures } from './frame-features';
-import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
+import type { FrameFeatures, FrameFormat, PackedFeatures } from './frame-features';
+import { finishAnalysis, unpackForFinish, type FinishInput, type FinishOutput } from './finish';
 import { rimCandidates, type RimCandidate } from './hoop-appearance';
 import { attributeTeamsFromVideo } from './jersey';
 
@@ -28,7 +28,7 @@ export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
   if (task.kind === 'finish') {
     const { videoPath, sourcePixels, ...input } = task.input;
-    const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackFeatures(input.packed) }) : finishAnalysis(input);
+    const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackForFinish(input.packed) }) : finishAnalysis(input);
     if (!videoPath) return out;
     const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels };
     return attributeTeamsFromVideo(out, { path: videoPath, samples: input.samples, options: input.options }, geo).then(() => out);
