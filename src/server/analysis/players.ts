@@ -43,7 +43,8 @@ export function personObservations(features: FrameFeatures[], path: CameraPath, 
     for (const b of f.blobs) {
       const h = b.y1 - b.y0;
       const w = b.x1 - b.x0;
-      if (h < minH || b.tr < 0 || h < 0.7 * w || b.area < 0.1 * w * h) continue;
+      // personSized first: the finishing stage keeps only such blobs (finish.ts#unpackForFinish), so the two cannot drift apart
+      if (!personSized(b) || h < minH || h < 0.7 * w || b.area < 0.1 * w * h) continue;
       out.push({
         frame,
         x0: b.x0 - path.ox[frame],
