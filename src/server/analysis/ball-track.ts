@@ -1,4 +1,4 @@
-import type { FrameFeatures, MotionBlob } from './frame-features';
+import { ballSized, type FrameFeatures, type MotionBlob } from './frame-features';
 
 /** A ball candidate in one frame, in camera-stabilised analysis pixels. */
 export interface BallCandidate {
@@ -61,11 +61,6 @@ export function ballCandidates(
     if (c) out.push(c);
   }
   return out;
-}
-
-/** Whether a motion blob is big enough to be a ball candidate (see {@link ballCandidates}): most blobs are specks of noise. */
-export function ballSized(b: Pick<MotionBlob, 'area' | 'x0' | 'x1' | 'y0' | 'y1'>): boolean {
-  return b.area >= 12 && b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4;
 }
 
 function toCandidate(b: MotionBlob, frame: number, path: CameraPath, maxD: number): BallCandidate | null {

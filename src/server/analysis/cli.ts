@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   console.log(`outcome: ${res.outcome}   video ${res.video.width}x${res.video.height} ${res.video.fps.toFixed(2)} fps ${res.video.durationSeconds.toFixed(1)} s`);
   if (s) {
     console.log(
-      `analysed at ${s.analysisWidth}x${s.analysisHeight} ${s.analysisFps.toFixed(1)} fps in ${(s.wallMs / 1000).toFixed(1)} s (${(res.video.durationSeconds / (s.wallMs / 1000)).toFixed(1)}x real time); estimated speed-up ${s.timeScale.toFixed(2)}; peak memory ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`,
+      `analysed at ${s.analysisWidth}x${s.analysisHeight} ${s.analysisFps.toFixed(1)} fps in ${(s.wallMs / 1000).toFixed(1)} s (${(res.video.durationSeconds / (s.wallMs / 1000)).toFixed(1)}x real time); estimated speed-up ${s.timeScale.toFixed(2)}; peak memory ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GiB`,
     );
   }
   const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));

@@ -1,4 +1,4 @@
-import { arcAt, ballCandidates, ballSized, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
@@ -9,7 +9,7 @@ import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
-import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, personSized, playerNear, type PlayerTrack } from './players';
+import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
 /** Input of the post-decode stage (runs in a worker). */
@@ -927,10 +927,7 @@ export function looksLikeFreeThrow(
 
 /**
  * Unpacks the extraction's packed runs for the finishing stage one run at a time, letting each run's packed arrays go
- * once it is unpacked (its slot in `runs` is emptied), and keeps only the motion blobs a stage here can use: a ball
- * candidate's size (`ball-track.ts#ballSized`) or a person's (`players.ts#personSized`). Three blobs in four are
- * specks of noise smaller than both, and as objects they were most of a long game's memory ("Memory of a long game"
- * in MEASUREMENTS.md).
+ * once it is unpacked (its slot in `runs` is emptied): a long game's features are not held twice.
  */
 export function unpackForFinish(runs: Array<PackedFeatures | null>): FrameFeatures[] {
   const out: FrameFeatures[] = [];
@@ -938,10 +935,7 @@ export function unpackForFinish(runs: Array<PackedFeatures | null>): FrameFeatur
     const run = runs[i];
     if (!run) continue;
     runs[i] = null;
-    for (const f of unpackFeatures([run])) {
-      f.blobs = f.blobs.filter((b) => ballSized(b) || personSized(b));
-      out.push(f);
-    }
+    for (const f of unpackFeatures([run])) out.push(f);
   }
   return out;
 }

@@ -12,6 +12,7 @@ import {
   smallGray,
   toRgb,
   unpackFeatures,
+  usableBlob,
   GRID,
   type FrameFormat,
 } from './frame-features';
@@ -164,7 +165,7 @@ describe('motion blobs', () => {
     const sc = makeScratch(W, H);
     motionMask(f0, f1, f2, W, H, { dx: 0, dy: 0 }, { dx: 0, dy: 0 }, sc);
     const gridW = Math.ceil(W / GRID);
-    const grid = new Uint16Array(gridW * Math.ceil(H / GRID));
+    const grid = new Uint8Array(gridW * Math.ceil(H / GRID));
     const blobs = extractBlobs(sc, f1, W, grid, gridW);
     expect(blobs.length).toBe(1);
     expect(blobs[0].x).toBeGreaterThan(57);
@@ -173,6 +174,27 @@ describe('motion blobs', () => {
     expect(blobs[0].y).toBeLessThan(39);
     expect(blobs[0].ballColour).toBeGreaterThan(0.9);
     expect(grid.reduce((a, b) => a + b, 0)).toBe(sc.count);
+  });
+
+  it('keeps only the blobs a later stage can use; the specks still count in the motion grid', () => {
+    const orange: [number, number, number] = [220, 110, 40];
+    const bg: [number, number, number] = [90, 120, 160];
+    // a moving ball, and flickering specks of two pixels (noise) that appear in every other frame
+    const speck = (i: number) => (x: number, y: number) =>
+      i % 2 && y % 24 === 12 && x % 20 < 2 && x > 90 ? ([240, 240, 240] as [number, number, number]) : null;
+    const frames = [0, 1, 2, 3, 4].map((i) => frame(bg, (x, y) => disc(20 + 12 * i, 40, 5, orange)(x, y) ?? speck(i)(x, y)));
+    const feats = computeRun(frames, W, H, 0, makeScratch(W, H));
+    expect(feats).toHaveLength(3);
+    for (const f of feats) {
+      expect(f.blobs.every(usableBlob)).toBe(true);
+      expect(f.blobs.filter((b) => b.ballColour > 0.9)).toHaveLength(1);
+      // the grid counts half-resolution pixels, 4 full-resolution pixels of a blob's area each
+      const inBlobs = f.blobs.reduce((a, b) => a + b.area / 4, 0);
+      const inGrid = f.motion.reduce((a, b) => a + b, 0);
+      // frames 1 and 3 show the specks: their pixels are in the grid but in no blob
+      if ((f.index + 1) % 2) expect(inGrid, `frame ${f.index + 1}`).toBeGreaterThan(inBlobs + 8);
+      else expect(inGrid).toBeGreaterThanOrEqual(inBlobs);
+    }
   });
 
   it('ignores a static scene and compensates camera motion', () => {

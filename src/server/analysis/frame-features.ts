@@ -90,6 +90,26 @@ export interface MotionBlob {
   tb: number;
 }
 
+/** Whether a motion blob is big enough to be a ball candidate (`ball-track.ts#ballCandidates`). */
+export function ballSized(b: Pick<MotionBlob, 'area' | 'x0' | 'x1' | 'y0' | 'y1'>): boolean {
+  return b.area >= 12 && b.x1 - b.x0 >= 4 && b.y1 - b.y0 >= 4;
+}
+
+/** Least height (px) of a motion blob that can be a person (`players.ts#personObservations`). */
+export const MIN_PERSON_H = 10;
+
+/** Whether a motion blob can be a person for some ball size: tall enough, with a torso colour read. */
+export function personSized(b: Pick<MotionBlob, 'y0' | 'y1' | 'tr'>): boolean {
+  return b.y1 - b.y0 >= MIN_PERSON_H && b.tr >= 0;
+}
+
+/**
+ * Whether a later stage can use a motion blob: as a ball candidate or as a person. The others, three blobs in four,
+ * are specks of noise; {@link computeRun} drops them (their pixels still count in the motion grid), which keeps a
+ * long game's features small ("Memory of a long game" in MEASUREMENTS.md).
+ */
+export const usableBlob = (b: MotionBlob): boolean => ballSized(b) || personSized(b);
+
 /** Everything the later stages need from one frame. */
 export interface FrameFeatures {
   index: number;
@@ -99,14 +119,19 @@ export interface FrameFeatures {
   /** Mean absolute residual of the shift match (colour sum units): high when the camera shakes or the scene changes. */
   shiftResidual: number;
   blobs: MotionBlob[];
-  /** Moving-pixel counts per GRID x GRID cell, row-major, `gridW` x `gridH`. */
-  motion: Uint16Array;
+  /**
+   * Moving-pixel counts per GRID x GRID cell, row-major, `gridW` x `gridH`: pixels of the half-resolution motion mask,
+   * so at most (GRID / 2)² = 16 per cell, held in bytes (a long game has millions of cells).
+   */
+  motion: Uint8Array;
   gridW: number;
   gridH: number;
 }
 
 /** Side of one motion-grid cell in pixels. */
 export const GRID = 8;
+// a cell's count, (GRID / 2)² half-resolution pixels at most, must fit the grid's bytes
+if ((GRID / 2) ** 2 > 255) throw new Error('frame-features: a motion-grid cell overflows a byte');
 
 /** Block-averaged grey image used for the coarse camera-shift search. */
 export interface SmallGray {
@@ -590,7 +615,7 @@ export function extractBlobs(
   sc: Scratch,
   rgb: Uint8Array,
   width: number,
-  grid: Uint16Array,
+  grid: Uint8Array,
   gridW: number,
   maxBlobs = 160,
   fmt: FrameFormat = 'rgb24',
@@ -768,7 +793,7 @@ export function computeRun(
   const repeat = frames.map((f, i) => i > 0 && (f === frames[i - 1] || sameImage(frames[i - 1], f)));
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
-    const grid = new Uint16Array(gridW * gridH);
+    const grid = new Uint8Array(gridW * gridH);
     let blobs: MotionBlob[] = [];
     if (!repeat[i]) {
       let j = i + 1;
@@ -780,7 +805,7 @@ export function computeRun(
         sn.dy += shifts[k].dy;
       }
       motionMask(frames[i - 1], frames[i], frames[j], width, height, shifts[i], sn, scratch, fmt);
-      blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height);
+      blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height).filter(usableBlob);
     }
     out.push({
       index: firstIndex + i - 1,
@@ -857,7 +882,7 @@ export interface PackedFeatures {
   /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
   blobs: Float64Array;
   /** The frames' motion grids, concatenated. */
-  motion: Uint16Array;
+  motion: Uint8Array;
 }
 
 const FRAME_FIELDS = 7;
@@ -873,7 +898,7 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
   }
   const frames = new Float64Array(feats.length * FRAME_FIELDS);
   const blobs = new Float64Array(nb * BLOB_FIELDS);
-  const motion = new Uint16Array(nm);
+  const motion = new Uint8Array(nm);
   let p = 0;
   let q = 0;
   let m = 0;

@@ -1,6 +1,6 @@
 import { median, type Arc } from './arcs';
 import type { CameraPath } from './ball-track';
-import type { FrameFeatures, MotionBlob } from './frame-features';
+import { MIN_PERSON_H, personSized, type FrameFeatures, type MotionBlob } from './frame-features';
 import type { ActionRecord, AnalysisOptions, ClusterRecord } from './types';
 
 /** One sighting of a moving person (a large upright motion blob), stabilised pixels. */
@@ -23,14 +23,6 @@ export interface PlayerTrack {
   team: 0 | 1 | null;
 }
 
-/** Least height (px) of a motion blob that can be a person (see {@link personObservations}). */
-export const MIN_PERSON_H = 10;
-
-/** Whether a motion blob can be a person for some ball size: tall enough, with a torso colour read. */
-export function personSized(b: Pick<MotionBlob, 'y0' | 'y1' | 'tr'>): boolean {
-  return b.y1 - b.y0 >= MIN_PERSON_H && b.tr >= 0;
-}
-
 /**
  * Collects person sightings: moving blobs that are upright and several ball diameters tall.
  * Players who stand still leave no motion blob, but shooters, passers and rebounders move at
@@ -43,7 +35,7 @@ export function personObservations(features: FrameFeatures[], path: CameraPath, 
     for (const b of f.blobs) {
       const h = b.y1 - b.y0;
       const w = b.x1 - b.x0;
-      // personSized first: the finishing stage keeps only such blobs (finish.ts#unpackForFinish), so the two cannot drift apart
+      // personSized first: the extraction keeps only such blobs and ball-sized ones (frame-features.ts#usableBlob)
       if (!personSized(b) || h < minH || h < 0.7 * w || b.area < 0.1 * w * h) continue;
       out.push({
         frame,
