@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fitArc, linkTracks, type BallCandidate } from './ball-track';
+import { fitArc, linkTracks, stitchTracks, STITCH_OVERLAP, type BallCandidate, type Track } from './ball-track';
 import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, bendOf, cleanSpeeds, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, releaseCuts, releasePoint, splitIntoArcs, typicalSpeed } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
@@ -246,5 +246,50 @@ describe('linkTracks', () => {
     const longest = tracks.reduce((a, b) => (b.points.length > a.points.length ? b : a));
     expect(longest.points.length).toBe(19);
     expect(longest.points.every((p) => p.x < 300)).toBe(true);
+  });
+});
+
+describe('stitchTracks', () => {
+  // a slow close shot: up from the hands, over its apex near frame 20, down to the rim
+  const flight = throwPoints(0, 36, 200, 200, -1, -4.5, 3);
+  const track = (id: number, points: BallCandidate[]): Track => ({ id, points });
+  const frames = (t: Track) => t.points.map((p) => p.frame);
+
+  it('joins a track broken for a few frames where the first one\'s parabola lands', () => {
+    const out = stitchTracks([track(1, flight.slice(0, 14)), track(2, flight.slice(18))], 10, STITCH_OVERLAP);
+    expect(out).toHaveLength(1);
+    expect(frames(out[0])).toEqual([...flight.slice(0, 14), ...flight.slice(18)].map((p) => p.frame));
+  });
+
+  it('joins a track that took over the ball from a fragment of its blob, from its first sighting after the end', () => {
+    // the ball's blob splits at frame 13: the fragment 4 px below starts a track that takes the ball's next sightings
+    const fragment = { ...flight[13], y: flight[13].y + 4, r: 2 };
+    const out = stitchTracks([track(1, flight.slice(0, 14)), track(2, [fragment, ...flight.slice(14)])], 10, STITCH_OVERLAP);
+    expect(out).toHaveLength(1);
+    expect(frames(out[0])).toEqual(flight.map((p) => p.frame));
+    expect(out[0].points).not.toContain(fragment);
+  });
+
+  it('joins an overlap of at most STITCH_OVERLAP frames, and only along the parabola', () => {
+    const late = (k: number, overlap = STITCH_OVERLAP) => stitchTracks([track(1, flight.slice(0, 14)), track(2, flight.slice(13 - k))], 10, overlap);
+    expect(late(STITCH_OVERLAP)).toHaveLength(1);
+    expect(late(STITCH_OVERLAP + 1)).toHaveLength(2);
+    // without an overlap (a still camera's clips) only a track after the end is joined
+    expect(late(0, 0)).toHaveLength(2);
+    expect(late(-1, 0)).toHaveLength(1);
+    // a track beside the flight through the overlap (another player's hands) is not the ball's
+    const beside = [...flight.slice(11, 14).map((p) => ({ ...p, x: p.x + 12 })), ...flight.slice(14)];
+    expect(stitchTracks([track(1, flight.slice(0, 14)), track(2, beside)], 10, STITCH_OVERLAP)).toHaveLength(2);
+  });
+
+  it('takes a track that continues the flight after a gap before a short one that overlaps its end', () => {
+    // a blob that follows the ball for two frames, then stays where it was (the ball's blob joined to an edge), and
+    // the ball seen again from frame 19, its centre read 4 px aside
+    const hover = [12, 13, 14, 15, 16, 17].map((f) => flight[Math.min(f, 14)]);
+    const again = flight.slice(19).map((p) => ({ ...p, x: p.x + 4 }));
+    const out = stitchTracks([track(1, flight.slice(0, 14)), track(2, hover), track(3, again)], 10, STITCH_OVERLAP);
+    const ball = out.find((t) => t.id === 1)!;
+    expect(frames(ball)).toEqual([...flight.slice(0, 14), ...again].map((p) => p.frame));
+    expect(out.map((t) => t.id).sort()).toEqual([1, 2]);
   });
 });

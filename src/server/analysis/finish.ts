@@ -1,4 +1,4 @@
-import { arcAt, ballCandidates, cameraPath, linkTracks, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { arcAt, ballCandidates, cameraPath, linkTracks, STITCH_OVERLAP, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
@@ -85,7 +85,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const moving = movingHoops(input.rimSamples ?? [], path, dims);
   if (moving) path = anchorPath(moving.flatMap((t) => firmRuns(t, Math.max(1, Math.round(fps)))).filter((r) => r.obs.length >= 3), path.ox, path.oy);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
-  const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3));
+  const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3), moving ? STITCH_OVERLAP : 0);
   const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
   const gScale = gravityWindowScale(allArcs, fps, dims);
   const arcs = allArcs.filter((a) => isFlightArc(a, fps, dims, gScale));

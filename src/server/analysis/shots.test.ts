@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
-import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -119,6 +119,34 @@ describe('shots and makes', () => {
     const shots2 = detectShots(b.arcs, hoop, after, b.tracks, 30, 1);
     expect(shots2).toHaveLength(1);
     expect(Math.abs(shots2[0].rimFrame - FLIGHT)).toBeLessThanOrEqual(3);
+  });
+
+  it('takes a layup whose ball dips in the hands under the rim before it goes up, not a ball falling onto its start from over the rim', () => {
+    // pan-964 at 56.4 s: the ball was brought down 7 px (1.7 of its radii) in the hands, 1.5 rim widths under the rim,
+    // and lost for three frames before the close shot went up; that dip was read as the ball falling onto the
+    // flight's start (a rebound)
+    const vy = (RIM.y - (RIM.y + 40) - C * 28 * 28) / 28;
+    const layup = (before: Array<[number, number]>) => {
+      const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+      const put = (f: number, x: number, y: number) => per[f].push({ frame: f, x, y, r: R, score: 0.8, ballColour: 0.7 });
+      for (const [f, y] of before) put(f, RIM.x + 40, y);
+      for (let t = 0; t <= 34; t++) put(10 + t, RIM.x + 40 - (40 / 28) * t, RIM.y + 40 + vy * t + C * t * t);
+      const a = analyse(per);
+      const up = a.arcs.find((x) => x.points.some((p) => p.frame === 20))!;
+      return { shots: detectShots(a.arcs, hoop, per, a.tracks, 30, 1), fromUnder: shotFromUnderRim(up, releasePoint(up), hoop, a.arcs, 30, 1, false) };
+    };
+    const held = (y: number): Array<[number, number]> => [3, 4, 5, 6].map((f) => [f, y]);
+    // held at the release height, then up: a close shot
+    const flat = layup(held(RIM.y + 40));
+    expect(flat.fromUnder).toBe(true);
+    expect(flat.shots).toHaveLength(1);
+    // held 1.5 ball radii higher, still under the rim, and brought down into the release: the same close shot
+    const dip = layup(held(RIM.y + 28));
+    expect(dip.fromUnder).toBe(true);
+    expect(dip.shots.map((x) => [x.releaseFrame, x.rimFrame])).toEqual(flat.shots.map((x) => [x.releaseFrame, x.rimFrame]));
+    // fallen from over the rim onto the release point: no shot from under the rim (a bounce up off the rim)
+    const fall: Array<[number, number]> = [3, 4, 5, 6, 7, 8, 9].map((f) => [f, RIM.y + 40 - 7 * (10 - f)]);
+    expect(layup(fall).fromUnder).toBe(false);
   });
 
   it('does not call a pass flying flat in front of the hoop, near the camera, a shot', () => {

@@ -459,7 +459,7 @@ export function shotFromUnderRim(
   if (start.y < hoop.y + 0.1 * w) return false;
   if (!leavesView && a.apexY > hoop.y - minApex * w) return false;
   const look = Math.round((0.33 / timeScale) * fps);
-  if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r)) return false;
+  if (a.trackPoints.some((q) => q.frame < start.frame && q.frame >= start.frame - look && q.y < start.y - a.r && q.y < hoop.y + 0.1 * w)) return false;
   return !rimBusyBefore(a, start.frame, hoop, arcs, fps, timeScale);
 }
 
