@@ -5,7 +5,7 @@ import { cropBoxFor, cropExpression, smoothCropPath, type CropBox, type FocusPoi
 import { probeVideo, runFfmpeg, type VideoProbe } from './ffmpeg';
 import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
 import { logger } from '../logger';
-import { MAX_OUTPUT_FPS } from './renditions';
+import { MAX_OUTPUT_FPS, sourceFilters } from './renditions';
 import { headEncoderArgs, planSmartCut, smartCutSource, writeSmartCut, type SmartCutPlan, type SmartCutSource } from './smart-cut';
 import { getMediaStorage, highlightRenditionsMode, mediaKeys, type MediaStorage } from './storage';
 
@@ -88,13 +88,13 @@ export function planHighlightClip(probe: Pick<VideoProbe, 'width' | 'height'>) {
 /**
  * The facts for smart-cutting the `horizontal` clips of a source (see `smart-cut.ts`), or
  * null when its horizontal clip is not its own frames: cropped (not 16:9), scaled (short
- * side above 1080) or resampled (above 60 fps), or when the stream cannot be copied — and
+ * side above 1080), resampled (above 60 fps) or deinterlaced, or when the stream cannot be copied — and
  * null for every source when `SWISH_SMART_CUT=0` (every clip encoded whole).
  */
 export async function horizontalSmartCutSource(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<SmartCutSource | null> {
   if (process.env.SWISH_SMART_CUT === '0') return null;
   const plan = planHighlightClip(probe);
-  const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height;
+  const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height && !probe.interlaced;
   // rotation, frame rate and codec: smartCutSource's own checks
   if (!own) return null;
   return smartCutSource(input, probe, qualityFor(plan.horizontalOut).maxrateKbps, signal);
@@ -176,7 +176,7 @@ export async function renderHighlightClip(opts: {
     if (smart) start = smart.start;
     const plan = planHighlightClip(probe);
     const fps = Math.min(probe.fps || 30, MAX_OUTPUT_FPS);
-    const pre = (probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : '';
+    const pre = sourceFilters(probe);
 
     const smaller = plan.renditions.filter((r) => !r.sameAsHorizontal);
     const encoded = (opts.renditions ?? highlightRenditionsMode()) === 'eager' ? smaller : [];

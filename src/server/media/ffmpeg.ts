@@ -31,6 +31,11 @@ export interface VideoProbe {
   /** Clockwise rotation from the display matrix (0, 90, 180, 270); width/height are already swapped for 90/270. */
   rotation: number;
   codec: string;
+  /**
+   * The video is interlaced (ffprobe's `field_order` names a field order: a camcorder's 1080i, a broadcast recording):
+   * renditions, clips and posters are deinterlaced, never copied. Absent in probes taken before it was read.
+   */
+  interlaced?: boolean;
 }
 
 export class MediaToolError extends Error {
@@ -80,7 +85,10 @@ function parseRate(rate: string | undefined): number {
   return n / d;
 }
 
-/** Reads duration, size, dimensions and frame rate with ffprobe. Throws MediaToolError when the file is not a video. */
+/** ffprobe's `field_order` values of interlaced video: top or bottom field first, coded and displayed. */
+const INTERLACED_FIELD_ORDERS = new Set(['tt', 'bb', 'tb', 'bt']);
+
+/** Reads duration, size, dimensions, frame rate and interlacing with ffprobe. Throws MediaToolError when the file is not a video. */
 export async function probeVideo(path: string, opts: { signal?: AbortSignal } = {}): Promise<VideoProbe> {
   const { stdout } = await runTool(
     ffprobePath(),
@@ -114,5 +122,6 @@ export async function probeVideo(path: string, opts: { signal?: AbortSignal } = 
     hasAudio: Boolean(info.streams?.some((s) => s.codec_type === 'audio')),
     rotation,
     codec: String(video.codec_name ?? ''),
+    interlaced: INTERLACED_FIELD_ORDERS.has(String(video.field_order ?? '')),
   };
 }

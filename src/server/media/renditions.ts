@@ -28,6 +28,18 @@ export type SessionMediaKeys = { original: string | null; preview: string | null
 /** Highest frame rate written; faster sources (slow-motion phone clips) are resampled to it. */
 export const MAX_OUTPUT_FPS = 60;
 
+/** yadif at the source's rate (one frame per frame, not per field), on the frames flagged interlaced only. */
+export const DEINTERLACE = 'yadif=mode=send_frame:parity=auto:deint=interlaced';
+
+/**
+ * The filters every encode of a source's frames starts with (a filtergraph prefix, `''` or ending in a comma): an
+ * interlaced source deinterlaced (a browser shows a camcorder's 1080i with its fields combed into each other), then a
+ * rate above {@link MAX_OUTPUT_FPS} brought down to it.
+ */
+export function sourceFilters(probe: Pick<VideoProbe, 'fps' | 'interlaced'>): string {
+  return `${probe.interlaced ? `${DEINTERLACE},` : ''}${(probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : ''}`;
+}
+
 export interface RenderSessionMediaOptions {
   sessionId: string;
   /** Path of the source video as received. */
@@ -88,7 +100,7 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
     const encoded = planned.filter((r) => r.name !== remux.rendition);
     if (planned.length) {
       const chains = encoded.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[o${i}]`);
-      const pre = (probe.fps || 0) > MAX_OUTPUT_FPS ? `fps=${MAX_OUTPUT_FPS},` : '';
+      const pre = sourceFilters(probe);
       const graph = encoded.length ? `[0:v:0]${pre}split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join('')};${chains.join(';')}` : null;
       const outputs = encoded.flatMap((r, i) => [
         '-map', `[o${i}]`,
@@ -156,12 +168,14 @@ export interface RemuxFacts {
   maxKeyframeGap: number;
   /** Whether the first video packet is a keyframe. */
   startsWithKeyframe: boolean;
+  /** The source is interlaced (`VideoProbe.interlaced`): its stream is never copied into a rendition. */
+  interlaced?: boolean;
 }
 
 /**
  * Which session rendition (if any) can be the source's own video stream copied into an MP4
  * (`-c:v copy`, faststart) instead of an encode: the source is H.264 in 8-bit 4:2:0 (every
- * player decodes it), exactly the rendition's size, unrotated, at most 60 fps, at most
+ * player decodes it), progressive, exactly the rendition's size, unrotated, at most 60 fps, at most
  * twice the rendition's `maxrate`, with keyframes at most 10.5 s apart. Its audio is copied
  * when it is AAC, else encoded to AAC. Pure: the facts come from `remuxFacts`.
  */
@@ -170,7 +184,7 @@ export function remuxDecision(
   planned: ReadonlyArray<{ name: SessionRenditionName; width: number; height: number; maxrateKbps: number }>,
 ): { rendition: SessionRenditionName | null; audio: boolean } {
   const none = { rendition: null, audio: false };
-  if (facts.codec !== 'h264' || facts.pixFmt !== 'yuv420p' || facts.rotation !== 0) return none;
+  if (facts.codec !== 'h264' || facts.pixFmt !== 'yuv420p' || facts.rotation !== 0 || facts.interlaced) return none;
   if (!['Baseline', 'Constrained Baseline', 'Main', 'High'].includes(facts.profile)) return none;
   if (!(facts.fps > 0 && facts.fps <= MAX_OUTPUT_FPS)) return none;
   if (!facts.startsWithKeyframe || !(facts.maxKeyframeGap <= REMUX_MAX_KEYFRAME_GAP)) return none;
@@ -222,6 +236,7 @@ export async function remuxFacts(input: string, probe: VideoProbe, signal?: Abor
     videoKbps: probe.durationSeconds > 0 ? (bytes * 8) / 1000 / probe.durationSeconds : 0,
     maxKeyframeGap: maxGap,
     startsWithKeyframe,
+    interlaced: probe.interlaced === true,
   };
 }
 
@@ -245,7 +260,7 @@ export async function renderPoster(opts: { input: string; probe: VideoProbe; at?
   const frames = Math.max(1, Math.min(60, Math.round((probe.fps || 30) * 2)));
   const grab = (from: number) =>
     runFfmpeg(
-      ['-ss', from.toFixed(3), '-i', opts.input, '-an', '-vf', `thumbnail=${frames},scale=${size.width}:${size.height},setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
+      ['-ss', from.toFixed(3), '-i', opts.input, '-an', '-vf', `${probe.interlaced ? `${DEINTERLACE},` : ''}thumbnail=${frames},scale=${size.width}:${size.height},setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
       { signal: opts.signal },
     );
   await grab(at);

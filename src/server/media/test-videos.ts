@@ -17,19 +17,25 @@ export async function makeTestVideo(opts: {
   gop?: number;
   /** x264 preset (default `ultrafast`: Constrained Baseline, no B-frames; `veryfast` gives High with B-frames). */
   preset?: string;
+  /** Interlaced, top field first (a camcorder's 1080i): each frame weaves two fields drawn 1 / (2 · fps) s apart. */
+  interlaced?: boolean;
 }): Promise<void> {
   const fps = opts.fps ?? 30;
+  // an interlaced frame weaves two pictures of a source at twice its rate
+  const rate = opts.interlaced ? 2 * fps : fps;
   const along = opts.width >= opts.height ? 'X/W' : 'Y/H';
-  const pattern = Math.round(Math.min(opts.width, opts.height) / 8);
+  // interlaced: a pattern as high as the frame, so that most of the picture moves and its fields comb
+  const pattern = opts.interlaced ? Math.min(opts.width, opts.height) : Math.round(Math.min(opts.width, opts.height) / 8);
   const args = [
     // The gradient is computed for one frame and looped: geq over every frame would dominate the test time.
-    '-f', 'lavfi', '-i', `color=c=gray:s=${opts.width}x${opts.height}:r=${fps}:d=${(1 / fps).toFixed(4)},format=yuv420p,geq=lum='255*${along}':cb=128:cr=128,loop=loop=-1:size=1:start=0`,
-    '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${fps}:d=${opts.seconds}`,
+    '-f', 'lavfi', '-i', `color=c=gray:s=${opts.width}x${opts.height}:r=${rate}:d=${(1 / rate).toFixed(4)},format=yuv420p,geq=lum='255*${along}':cb=128:cr=128,loop=loop=-1:size=1:start=0`,
+    '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${rate}:d=${opts.seconds}`,
     ...(opts.audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${opts.seconds}`] : []),
-    '-filter_complex', '[0:v][1:v]overlay=0:0:shortest=1[v]',
+    '-filter_complex', `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}[v]`,
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
-    '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
+    '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p',
+    ...(opts.interlaced ? ['-flags', '+ilme+ildct', '-x264opts', 'tff=1'] : []), '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
     opts.path,
   ];
@@ -98,4 +104,15 @@ export function topLevelBoxes(buf: Buffer): string[] {
 export function highlightKeys720(sessionId: string, highlightId: string): Record<string, string | null> {
   const k = (n: string) => `sessions/${sessionId}/highlights/${highlightId}/${n}.mp4`;
   return { default: k('default'), horizontal: k('horizontal'), '1080p': null, '720p': k('horizontal'), '480p': k('480p'), '360p': k('360p'), '240p': k('240p'), '144p': k('144p') };
+}
+
+/**
+ * How ffmpeg's `idet` filter classifies a video's frames from their pictures (not their flags): interlaced (either
+ * field first) or progressive.
+ */
+export async function detectInterlace(path: string): Promise<{ interlaced: number; progressive: number }> {
+  const { stderr } = await runTool(ffmpegPath(), ['-hide_banner', '-nostdin', '-nostats', '-i', path, '-an', '-vf', 'idet', '-f', 'null', '-'], {});
+  const m = /Multi frame detection: TFF:\s*(\d+) BFF:\s*(\d+) Progressive:\s*(\d+)/.exec(stderr);
+  if (!m) throw new Error(`idet gave no frame counts for ${path}`);
+  return { interlaced: Number(m[1]) + Number(m[2]), progressive: Number(m[3]) };
 }
