@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFfmpeg } from '../media/ffmpeg';
+import { probeVideo, runFfmpeg } from '../media/ffmpeg';
 import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, usesSidePipe, type FrameFormat } from './decode';
 import { WorkerPool } from './pool';
 import { computeRun, makeScratch, packFeatures, toRgb, type PackedFeatures } from './frame-features';
@@ -215,4 +215,48 @@ describe('decode chains', () => {
     expect(changed).toBeGreaterThan(0);
     expect(diff / (3 * frames[0].length)).toBeLessThan(3);
   }, 60_000);
+});
+
+describe('HDR sources', () => {
+  // The test pattern as a phone's HDR video: HLG (ARIB STD-B67), BT.2020, 10-bit HEVC, flagged as such.
+  let hlg = '';
+  beforeAll(async () => {
+    hlg = join(dir, 'hlg.mp4');
+    await runFfmpeg([
+      '-i', video,
+      // the source's YUV read as the analysis reads untagged video (the BT.601 matrix)
+      '-vf', 'zscale=tin=bt709:min=bt470bg:pin=bt709:rin=tv:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le',
+      '-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error',
+      hlg,
+    ]);
+  }, 60_000);
+
+  const meanDiff = (a: Uint8Array, b: Uint8Array) => {
+    let sum = 0;
+    for (let k = 0; k < a.length; k++) sum += Math.abs(a[k] - b[k]);
+    return sum / a.length;
+  };
+
+  it('are probed as HDR and decoded mapped to SDR: their colours read as the SDR source\'s', async () => {
+    const probe = await probeVideo(hlg);
+    expect(probe.hdr).toBe('hlg');
+    expect((await probeVideo(video)).hdr).toBeUndefined();
+    const decode = async (path: string, geo: ReturnType<typeof chooseGeometry>) => {
+      const frames: Uint8Array[] = [];
+      await streamFrames(path, geo, (f) => {
+        frames.push(f);
+      });
+      return frames;
+    };
+    const sdr = await decode(video, chooseGeometry({ width: 1280, height: 720, fps: 30 }, { format: 'rgb24' }));
+    const mapped = await decode(hlg, chooseGeometry(probe, { format: 'rgb24' }));
+    const unmapped = await decode(hlg, chooseGeometry({ ...probe, hdr: undefined }, { format: 'rgb24' }));
+    expect(mapped).toHaveLength(30);
+    for (const i of [0, 15, 29]) {
+      // within a few levels of the SDR frames (the pattern's sharp colour edges through two 4:2:0 encodes: ~7), where
+      // unmapped they are ~80 levels off
+      expect(meanDiff(mapped[i], sdr[i])).toBeLessThan(10);
+      expect(meanDiff(unmapped[i], sdr[i])).toBeGreaterThan(5 * meanDiff(mapped[i], sdr[i]));
+    }
+  });
 });

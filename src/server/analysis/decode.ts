@@ -18,6 +18,30 @@ export interface DecodeGeometry {
   sourcePixels?: number;
   /** How RGB frames are made (see {@link RgbChain}); `direct` when absent. */
   rgbChain?: RgbChain;
+  /** The source is HDR (`VideoProbe.hdr`): its frames are mapped to SDR BT.709 once scaled ({@link toSdrFilter}). */
+  hdr?: 'hlg' | 'pq';
+}
+
+/**
+ * Maps HDR frames (BT.2020, HLG or PQ) to SDR BT.709 primaries and transfer, so that the ball, rim, net and jersey
+ * colours read as in SDR video; a PQ picture is tone-mapped in linear light (Hable's curve) on the way. The frames go on
+ * as untagged video does, YUV with the BT.601 limited-range matrix (what swscale's RGB conversion and the features' own
+ * assume), 4:4:4. Unmapped, a phone's HLG video decodes dim and washed out: the real clips' HLG copies lost 5 of their 27
+ * shots and both hoops of two clips, and 1 shot mapped. Runs on the analysis-sized frame, after the scale; it still
+ * doubles the CPU of an analysis (zimg's float transfer functions; see the analyser README, "HDR video").
+ */
+export function toSdrFilter(hdr: 'hlg' | 'pq'): string {
+  const from = 'pin=bt2020:min=bt2020nc:rin=tv';
+  // HLG is scene-referred and made to be shown on SDR screens: one conversion of transfer, primaries and matrix
+  if (hdr === 'hlg') return `zscale=tin=arib-std-b67:${from}:npl=100:t=bt709:p=bt709:m=bt470bg:r=tv,format=yuv444p`;
+  // PQ is absolute light up to thousands of nits: tone-mapped in linear light
+  return `zscale=tin=smpte2084:${from}:t=linear:npl=100:p=bt709:m=gbr,format=gbrpf32le,tonemap=hable:desat=0,zscale=t=bt709:m=bt470bg:r=tv,format=yuv444p`;
+}
+
+/** The analysis-size scale of a geometry's frames, with an HDR source's mapping to SDR after it. */
+export function scaleFilter(geo: Pick<DecodeGeometry, 'width' | 'height' | 'hdr'>): string {
+  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  return geo.hdr ? `${scale},${toSdrFilter(geo.hdr)}` : scale;
 }
 
 /**
@@ -48,8 +72,8 @@ function envChoice<T extends string>(name: string, values: readonly T[], fallbac
 }
 
 /** The ffmpeg filter that brings a decoded frame to the analysis size, ready for an `rgb24` output. */
-export function rgbScaleFilter(geo: Pick<DecodeGeometry, 'width' | 'height' | 'rgbChain'>): string {
-  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+export function rgbScaleFilter(geo: Pick<DecodeGeometry, 'width' | 'height' | 'rgbChain' | 'hdr'>): string {
+  const scale = scaleFilter(geo);
   return geo.rgbChain && geo.rgbChain !== 'direct' ? `${scale},format=${geo.rgbChain}` : scale;
 }
 
@@ -113,7 +137,7 @@ export function decodeThreads(src: { width: number; height: number }): number {
  * have ball flights of ~15 frames at 30 fps, which the make model needs.
  */
 export function chooseGeometry(
-  src: { width: number; height: number; fps: number },
+  src: { width: number; height: number; fps: number; hdr?: 'hlg' | 'pq' },
   opts: { maxSide?: number; maxFps?: number; format?: FrameFormat } = {},
 ): DecodeGeometry {
   const maxSide = opts.maxSide ?? 640;
@@ -130,6 +154,7 @@ export function chooseGeometry(
     sourcePixels: src.width * src.height,
     ...(defaultRgbChain() !== 'direct' ? { rgbChain: defaultRgbChain() } : {}),
     ...(defaultSkipLoopFilter() ? { skipLoopFilter: true } : {}),
+    ...(src.hdr ? { hdr: src.hdr } : {}),
   };
 }
 
@@ -194,7 +219,7 @@ export async function streamFrames(
   const skip = range?.first ?? 0;
   // The side pipe always carries the direct chain's RGB frames; an rgb24 main output is made as
   // `geo.rgbChain` says.
-  const scale = `scale=${geo.width}:${geo.height}:flags=area`;
+  const scale = scaleFilter(geo);
   const mainScale = format === 'rgb24' ? rgbScaleFilter(geo) : scale;
   const every = withSide ? side!.every.map((k) => Math.max(1, Math.round(k))) : [];
   const isSide = (i: number) => every.some((k) => i % k === 0);

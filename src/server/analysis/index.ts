@@ -119,6 +119,7 @@ export function finishTaskInput(
     options,
     videoPath: path,
     sourcePixels: probe.width * probe.height,
+    ...(geo.hdr ? { hdr: geo.hdr } : {}),
   };
 }
 

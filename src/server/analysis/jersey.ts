@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { ffmpegPath } from '../media/ffmpeg';
 import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
 import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
-import { rawFrames, type DecodeGeometry } from './decode';
+import { rawFrames, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
@@ -433,7 +433,7 @@ async function decodeRuns(
     // number from the seek point): a run spans up to PLAY_RUN_S seconds between a pass and a
     // release but wants a few frames.
     const select = run.map((i) => `eq(n,${i - first})`).join('+');
-    branches.push(`[${k}:v]select='${select}',scale=${geo.width}:${geo.height}:flags=area[s${k}]`);
+    branches.push(`[${k}:v]select='${select}',${scaleFilter(geo)}[s${k}]`);
   });
   const graph =
     runs.length === 1

@@ -6,10 +6,11 @@ import { attributeTeamsFromVideo } from './jersey';
 /**
  * Input of the finish task: the features as objects, or packed (as the frame tasks return them).
  * With `videoPath`, the shooters' teams are then read from the frames at release (`jersey.ts`);
- * `sourcePixels` (the source frame's width × height) bounds that re-decode's memory.
+ * `sourcePixels` (the source frame's width × height) bounds that re-decode's memory; `hdr` maps an HDR source's frames
+ * to SDR as the extraction did (`decode.ts#toSdrFilter`).
  */
 export type FinishTaskInput = Omit<FinishInput, 'features'> &
-  ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number };
+  ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number; hdr?: 'hlg' | 'pq' };
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =
@@ -27,10 +28,10 @@ export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 /** Runs a non-frame task inside the worker. */
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
   if (task.kind === 'finish') {
-    const { videoPath, sourcePixels, ...input } = task.input;
+    const { videoPath, sourcePixels, hdr, ...input } = task.input;
     const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackForFinish(input.packed) }) : finishAnalysis(input);
     if (!videoPath) return out;
-    const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels };
+    const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels, ...(hdr ? { hdr } : {}) };
     return attributeTeamsFromVideo(out, { path: videoPath, samples: input.samples, options: input.options }, geo).then(() => out);
   }
   if (task.kind === 'rims') return rimCandidates({ rgb: task.rgb, width: task.width, height: task.height });

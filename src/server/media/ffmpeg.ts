@@ -36,6 +36,12 @@ export interface VideoProbe {
    * renditions, clips and posters are deinterlaced, never copied. Absent in probes taken before it was read.
    */
   interlaced?: boolean;
+  /**
+   * High dynamic range, from ffprobe's `color_transfer`: `hlg` (ARIB STD-B67: a phone's HDR video, an iPhone's
+   * default) or `pq` (SMPTE ST 2084: HDR10, Dolby Vision's base layer). Its pictures are BT.2020 and must be mapped to
+   * SDR BT.709 before their colours are read (analysis) or shown as SDR. Absent for SDR video.
+   */
+  hdr?: 'hlg' | 'pq';
 }
 
 export class MediaToolError extends Error {
@@ -88,7 +94,10 @@ function parseRate(rate: string | undefined): number {
 /** ffprobe's `field_order` values of interlaced video: top or bottom field first, coded and displayed. */
 const INTERLACED_FIELD_ORDERS = new Set(['tt', 'bb', 'tb', 'bt']);
 
-/** Reads duration, size, dimensions, frame rate and interlacing with ffprobe. Throws MediaToolError when the file is not a video. */
+/** ffprobe's `color_transfer` values of HDR video. */
+const HDR_TRANSFERS: Record<string, 'hlg' | 'pq'> = { 'arib-std-b67': 'hlg', smpte2084: 'pq' };
+
+/** Reads duration, size, dimensions, frame rate, interlacing and dynamic range with ffprobe. Throws MediaToolError when the file is not a video. */
 export async function probeVideo(path: string, opts: { signal?: AbortSignal } = {}): Promise<VideoProbe> {
   const { stdout } = await runTool(
     ffprobePath(),
@@ -123,5 +132,6 @@ export async function probeVideo(path: string, opts: { signal?: AbortSignal } = 
     rotation,
     codec: String(video.codec_name ?? ''),
     interlaced: INTERLACED_FIELD_ORDERS.has(String(video.field_order ?? '')),
+    ...(HDR_TRANSFERS[String(video.color_transfer ?? '')] ? { hdr: HDR_TRANSFERS[String(video.color_transfer)] } : {}),
   };
 }
