@@ -26,9 +26,9 @@ export interface DecodeGeometry {
  * Maps HDR frames (BT.2020, HLG or PQ) to SDR BT.709 primaries and transfer, so that the ball, rim, net and jersey
  * colours read as in SDR video; a PQ picture is tone-mapped in linear light (Hable's curve) on the way. The frames go on
  * as untagged video does, YUV with the BT.601 limited-range matrix (what swscale's RGB conversion and the features' own
- * assume), 4:4:4. Unmapped, a phone's HLG video decodes dim and washed out: the real clips' HLG copies lost 5 of their 27
- * shots and both hoops of two clips, and 1 shot mapped. Runs on the analysis-sized frame, after the scale; it still
- * doubles the CPU of an analysis (zimg's float transfer functions; see the analyser README, "HDR video").
+ * assume), 4:4:4. Unmapped, a phone's HLG video decodes dim and washed out: HLG copies of the real clips lost 5 of
+ * their 27 shots (two clips found no hoop); mapped, 1. Runs on the analysis-sized frame, after the scale; it still about
+ * doubles the CPU of an analysis (zimg's float transfer functions; see "HDR video mapped to SDR" in MEASUREMENTS.md).
  */
 export function toSdrFilter(hdr: 'hlg' | 'pq'): string {
   const from = 'pin=bt2020:min=bt2020nc:rin=tv';
