@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { toSdrFilter, type HdrTransfer } from '../media/color';
 import { ffmpegPath } from '../media/ffmpeg';
 
 export interface DecodeGeometry {
@@ -18,30 +19,20 @@ export interface DecodeGeometry {
   sourcePixels?: number;
   /** How RGB frames are made (see {@link RgbChain}); `direct` when absent. */
   rgbChain?: RgbChain;
-  /** The source is HDR (`VideoProbe.hdr`): its frames are mapped to SDR BT.709 once scaled ({@link toSdrFilter}). */
-  hdr?: 'hlg' | 'pq';
+  /** The source is HDR (`VideoProbe.hdr`): its frames are mapped to SDR once scaled ({@link scaleFilter}). */
+  hdr?: HdrTransfer;
 }
 
 /**
- * Maps HDR frames (BT.2020, HLG or PQ) to SDR BT.709 primaries and transfer, so that the ball, rim, net and jersey
- * colours read as in SDR video; a PQ picture is tone-mapped in linear light (Hable's curve) on the way. The frames go on
- * as untagged video does, YUV with the BT.601 limited-range matrix (what swscale's RGB conversion and the features' own
- * assume), 4:4:4. Unmapped, a phone's HLG video decodes dim and washed out: HLG copies of the real clips lost 5 of
- * their 27 shots (two clips found no hoop); mapped, 1. Runs on the analysis-sized frame, after the scale; it still about
- * doubles the CPU of an analysis (zimg's float transfer functions; see "HDR video mapped to SDR" in MEASUREMENTS.md).
+ * The analysis-size scale of a geometry's frames, with an HDR source's mapping to SDR after it (`media/color.ts`): the
+ * frames go on as untagged video does, YUV with the BT.601 matrix (what swscale's RGB conversion and the features' own
+ * assume). Unmapped, a phone's HLG video decodes dim and washed out: HLG copies of the real clips lost 5 of their 27
+ * shots (two clips found no hoop); mapped, 1. The mapping about doubles the CPU of an analysis (see "HDR video mapped
+ * to SDR" in MEASUREMENTS.md).
  */
-export function toSdrFilter(hdr: 'hlg' | 'pq'): string {
-  const from = 'pin=bt2020:min=bt2020nc:rin=tv';
-  // HLG is scene-referred and made to be shown on SDR screens: one conversion of transfer, primaries and matrix
-  if (hdr === 'hlg') return `zscale=tin=arib-std-b67:${from}:npl=100:t=bt709:p=bt709:m=bt470bg:r=tv,format=yuv444p`;
-  // PQ is absolute light up to thousands of nits: tone-mapped in linear light
-  return `zscale=tin=smpte2084:${from}:t=linear:npl=100:p=bt709:m=gbr,format=gbrpf32le,tonemap=hable:desat=0,zscale=t=bt709:m=bt470bg:r=tv,format=yuv444p`;
-}
-
-/** The analysis-size scale of a geometry's frames, with an HDR source's mapping to SDR after it. */
 export function scaleFilter(geo: Pick<DecodeGeometry, 'width' | 'height' | 'hdr'>): string {
   const scale = `scale=${geo.width}:${geo.height}:flags=area`;
-  return geo.hdr ? `${scale},${toSdrFilter(geo.hdr)}` : scale;
+  return geo.hdr ? `${scale},${toSdrFilter(geo.hdr, 'bt470bg')}` : scale;
 }
 
 /**
@@ -137,7 +128,7 @@ export function decodeThreads(src: { width: number; height: number }): number {
  * have ball flights of ~15 frames at 30 fps, which the make model needs.
  */
 export function chooseGeometry(
-  src: { width: number; height: number; fps: number; hdr?: 'hlg' | 'pq' },
+  src: { width: number; height: number; fps: number; hdr?: HdrTransfer },
   opts: { maxSide?: number; maxFps?: number; format?: FrameFormat } = {},
 ): DecodeGeometry {
   const maxSide = opts.maxSide ?? 640;

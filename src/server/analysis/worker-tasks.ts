@@ -1,3 +1,4 @@
+import type { HdrTransfer } from '../media/color';
 import type { FrameFeatures, FrameFormat, PackedFeatures } from './frame-features';
 import { finishAnalysis, unpackForFinish, type FinishInput, type FinishOutput } from './finish';
 import { rimCandidates, type RimCandidate } from './hoop-appearance';
@@ -10,7 +11,7 @@ import { attributeTeamsFromVideo } from './jersey';
  * to SDR as the extraction did (`decode.ts#toSdrFilter`).
  */
 export type FinishTaskInput = Omit<FinishInput, 'features'> &
-  ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number; hdr?: 'hlg' | 'pq' };
+  ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number; hdr?: HdrTransfer };
 
 /** Messages understood by the analysis worker. */
 export type WorkerTask =

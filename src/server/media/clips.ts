@@ -6,6 +6,7 @@ import { probeVideo, runFfmpeg, type VideoProbe } from './ffmpeg';
 import { evenFloor, h264Args, runFfmpegWithProgress } from './ffmpeg-progress';
 import { logger } from '../logger';
 import { MAX_OUTPUT_FPS, sourceFilters } from './renditions';
+import { BT709_TAGS, toSdrFilter } from './color';
 import { headEncoderArgs, planSmartCut, smartCutSource, writeSmartCut, type SmartCutPlan, type SmartCutSource } from './smart-cut';
 import { getMediaStorage, highlightRenditionsMode, mediaKeys, type MediaStorage } from './storage';
 
@@ -88,13 +89,13 @@ export function planHighlightClip(probe: Pick<VideoProbe, 'width' | 'height'>) {
 /**
  * The facts for smart-cutting the `horizontal` clips of a source (see `smart-cut.ts`), or
  * null when its horizontal clip is not its own frames: cropped (not 16:9), scaled (short
- * side above 1080), resampled (above 60 fps) or deinterlaced, or when the stream cannot be copied — and
+ * side above 1080), resampled (above 60 fps), deinterlaced or mapped from HDR to SDR, or when the stream cannot be copied — and
  * null for every source when `SWISH_SMART_CUT=0` (every clip encoded whole).
  */
 export async function horizontalSmartCutSource(input: string, probe: VideoProbe, signal?: AbortSignal): Promise<SmartCutSource | null> {
   if (process.env.SWISH_SMART_CUT === '0') return null;
   const plan = planHighlightClip(probe);
-  const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height && !probe.interlaced;
+  const own = !plan.horizontal.axis && plan.horizontalOut.width === probe.width && plan.horizontalOut.height === probe.height && !probe.interlaced && !probe.hdr;
   // rotation, frame rate and codec: smartCutSource's own checks
   if (!own) return null;
   return smartCutSource(input, probe, qualityFor(plan.horizontalOut).maxrateKbps, signal);
@@ -177,6 +178,8 @@ export async function renderHighlightClip(opts: {
     const plan = planHighlightClip(probe);
     const fps = Math.min(probe.fps || 30, MAX_OUTPUT_FPS);
     const pre = sourceFilters(probe);
+    // an HDR source is mapped to SDR on each variant's frames once cropped and scaled (a clip's frames are few)
+    const sdr = probe.hdr ? `${toSdrFilter(probe.hdr, 'bt709', 'yuv420p')},` : '';
 
     const smaller = plan.renditions.filter((r) => !r.sameAsHorizontal);
     const encoded = (opts.renditions ?? highlightRenditionsMode()) === 'eager' ? smaller : [];
@@ -188,9 +191,9 @@ export async function renderHighlightClip(opts: {
     const hzLabels = hzTargets.map((l) => `[${l}]`).join('');
     const graph = [
       `[0:v:0]${pre}${hzTargets.length ? 'split=2[cv][ch]' : 'null[cv]'}`,
-      `[cv]${cropFilter(plan.vertical, probe, clip, start, end)}scale=${vOut.width}:${vOut.height}:flags=bicubic,setsar=1[vert]`,
+      `[cv]${cropFilter(plan.vertical, probe, clip, start, end)}scale=${vOut.width}:${vOut.height}:flags=bicubic,${sdr}setsar=1[vert]`,
       ...(hzTargets.length
-        ? [`[ch]${cropFilter(plan.horizontal, probe, clip, start, end)}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1${hzTargets.length > 1 ? `,split=${hzTargets.length}${hzLabels}` : hzLabels}`]
+        ? [`[ch]${cropFilter(plan.horizontal, probe, clip, start, end)}scale=${hOut.width}:${hOut.height}:flags=bicubic,${sdr}setsar=1${hzTargets.length > 1 ? `,split=${hzTargets.length}${hzLabels}` : hzLabels}`]
         : []),
       // the head: the frames before the source's keyframe (half a frame of slack for timestamp rounding)
       ...(head ? [`[hhead]trim=end=${(smart.headSeconds - 0.5 / fps).toFixed(6)}[head]`] : []),
@@ -208,7 +211,7 @@ export async function renderHighlightClip(opts: {
     const audio = probe.hasAudio ? ['-map', '1:a:0'] : [];
     const out = (label: string, size: { width: number; height: number }, file: string) => {
       const q = qualityFor(size);
-      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy' }), join(work, file)];
+      return ['-map', `[${label}]`, ...audio, ...h264Args({ crf: q.crf, maxrateKbps: q.maxrateKbps, fps, audio: probe.hasAudio && 'copy' }), ...(probe.hdr ? BT709_TAGS : []), join(work, file)];
     };
     const decode = ['-ss', ss, '-t', (end - start).toFixed(6), '-i', opts.input, ...(probe.hasAudio ? ['-i', audioFile] : [])];
     await runFfmpegWithProgress(
@@ -240,7 +243,7 @@ export async function renderHighlightClip(opts: {
         // a stream the checks let through but the join did not fit: encode the clip instead
         logger.warn({ err, highlightId: clip.highlightId }, 'smart cut failed; encoding the horizontal clip');
         await runFfmpeg(
-          [...decode, '-filter_complex', `[0:v:0]${pre}scale=${hOut.width}:${hOut.height}:flags=bicubic,setsar=1[hz]`, ...out('hz', hOut, 'horizontal.mp4')],
+          [...decode, '-filter_complex', `[0:v:0]${pre}scale=${hOut.width}:${hOut.height}:flags=bicubic,${sdr}setsar=1[hz]`, ...out('hz', hOut, 'horizontal.mp4')],
           { signal },
         );
       }

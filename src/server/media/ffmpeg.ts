@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
+import type { HdrTransfer } from './color';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +42,7 @@ export interface VideoProbe {
    * default) or `pq` (SMPTE ST 2084: HDR10, Dolby Vision's base layer). Its pictures are BT.2020 and must be mapped to
    * SDR BT.709 before their colours are read (analysis) or shown as SDR. Absent for SDR video.
    */
-  hdr?: 'hlg' | 'pq';
+  hdr?: HdrTransfer;
 }
 
 export class MediaToolError extends Error {
@@ -95,7 +96,7 @@ function parseRate(rate: string | undefined): number {
 const INTERLACED_FIELD_ORDERS = new Set(['tt', 'bb', 'tb', 'bt']);
 
 /** ffprobe's `color_transfer` values of HDR video. */
-const HDR_TRANSFERS: Record<string, 'hlg' | 'pq'> = { 'arib-std-b67': 'hlg', smpte2084: 'pq' };
+const HDR_TRANSFERS: Record<string, HdrTransfer> = { 'arib-std-b67': 'hlg', smpte2084: 'pq' };
 
 /** Reads duration, size, dimensions, frame rate, interlacing and dynamic range with ffprobe. Throws MediaToolError when the file is not a video. */
 export async function probeVideo(path: string, opts: { signal?: AbortSignal } = {}): Promise<VideoProbe> {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { BT709_TAGS, toSdrFilter } from './color';
 import { ffprobePath, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
 import { evenFloor, h264Args, runFfmpegWithProgress, scaleToShortSide } from './ffmpeg-progress';
 import { getMediaStorage, mediaKeys, type MediaStorage } from './storage';
@@ -100,12 +101,16 @@ export async function renderSessionMedia(opts: RenderSessionMediaOptions): Promi
     const encoded = planned.filter((r) => r.name !== remux.rendition);
     if (planned.length) {
       const chains = encoded.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[o${i}]`);
-      const pre = sourceFilters(probe);
+      // an HDR source is mapped to SDR once, at the largest encoded rendition's size (its own scale is then a no-op)
+      const largest = encoded.reduce<(typeof encoded)[number] | null>((a, r) => (!a || r.width * r.height > a.width * a.height ? r : a), null);
+      const sdr = probe.hdr && largest ? `scale=${largest.width}:${largest.height}:flags=bicubic,${toSdrFilter(probe.hdr, 'bt709', 'yuv420p')},` : '';
+      const pre = sourceFilters(probe) + sdr;
       const graph = encoded.length ? `[0:v:0]${pre}split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join('')};${chains.join(';')}` : null;
       const outputs = encoded.flatMap((r, i) => [
         '-map', `[o${i}]`,
         ...(probe.hasAudio ? ['-map', '0:a:0'] : []),
         ...h264Args({ crf: r.crf, maxrateKbps: r.maxrateKbps, fps, audio: probe.hasAudio }),
+        ...(probe.hdr ? BT709_TAGS : []),
         join(work, `${r.name}.mp4`),
       ]);
       // the remuxed rendition is one more output of the same process: the source is read once
@@ -170,12 +175,14 @@ export interface RemuxFacts {
   startsWithKeyframe: boolean;
   /** The source is interlaced (`VideoProbe.interlaced`): its stream is never copied into a rendition. */
   interlaced?: boolean;
+  /** The source is HDR (`VideoProbe.hdr`): its renditions are mapped to SDR, never copied. */
+  hdr?: boolean;
 }
 
 /**
  * Which session rendition (if any) can be the source's own video stream copied into an MP4
  * (`-c:v copy`, faststart) instead of an encode: the source is H.264 in 8-bit 4:2:0 (every
- * player decodes it), progressive, exactly the rendition's size, unrotated, at most 60 fps, at most
+ * player decodes it), progressive, SDR, exactly the rendition's size, unrotated, at most 60 fps, at most
  * twice the rendition's `maxrate`, with keyframes at most 10.5 s apart. Its audio is copied
  * when it is AAC, else encoded to AAC. Pure: the facts come from `remuxFacts`.
  */
@@ -184,7 +191,7 @@ export function remuxDecision(
   planned: ReadonlyArray<{ name: SessionRenditionName; width: number; height: number; maxrateKbps: number }>,
 ): { rendition: SessionRenditionName | null; audio: boolean } {
   const none = { rendition: null, audio: false };
-  if (facts.codec !== 'h264' || facts.pixFmt !== 'yuv420p' || facts.rotation !== 0 || facts.interlaced) return none;
+  if (facts.codec !== 'h264' || facts.pixFmt !== 'yuv420p' || facts.rotation !== 0 || facts.interlaced || facts.hdr) return none;
   if (!['Baseline', 'Constrained Baseline', 'Main', 'High'].includes(facts.profile)) return none;
   if (!(facts.fps > 0 && facts.fps <= MAX_OUTPUT_FPS)) return none;
   if (!facts.startsWithKeyframe || !(facts.maxKeyframeGap <= REMUX_MAX_KEYFRAME_GAP)) return none;
@@ -237,6 +244,7 @@ export async function remuxFacts(input: string, probe: VideoProbe, signal?: Abor
     maxKeyframeGap: maxGap,
     startsWithKeyframe,
     interlaced: probe.interlaced === true,
+    hdr: !!probe.hdr,
   };
 }
 
@@ -260,7 +268,7 @@ export async function renderPoster(opts: { input: string; probe: VideoProbe; at?
   const frames = Math.max(1, Math.min(60, Math.round((probe.fps || 30) * 2)));
   const grab = (from: number) =>
     runFfmpeg(
-      ['-ss', from.toFixed(3), '-i', opts.input, '-an', '-vf', `${probe.interlaced ? `${DEINTERLACE},` : ''}thumbnail=${frames},scale=${size.width}:${size.height},setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
+      ['-ss', from.toFixed(3), '-i', opts.input, '-an', '-vf', `${probe.interlaced ? `${DEINTERLACE},` : ''}thumbnail=${frames},scale=${size.width}:${size.height},${probe.hdr ? `${toSdrFilter(probe.hdr, 'bt470bg')},` : ''}setsar=1`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', opts.output],
       { signal: opts.signal },
     );
   await grab(at);

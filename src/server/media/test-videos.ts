@@ -19,6 +19,8 @@ export async function makeTestVideo(opts: {
   preset?: string;
   /** Interlaced, top field first (a camcorder's 1080i): each frame weaves two fields drawn 1 / (2 · fps) s apart. */
   interlaced?: boolean;
+  /** A phone's HDR video: the same pictures in HLG and BT.2020, 10-bit HEVC, flagged as such. */
+  hdr?: 'hlg';
 }): Promise<void> {
   const fps = opts.fps ?? 30;
   // an interlaced frame weaves two pictures of a source at twice its rate
@@ -31,16 +33,22 @@ export async function makeTestVideo(opts: {
     '-f', 'lavfi', '-i', `color=c=gray:s=${opts.width}x${opts.height}:r=${rate}:d=${(1 / rate).toFixed(4)},format=yuv420p,geq=lum='255*${along}':cb=128:cr=128,loop=loop=-1:size=1:start=0`,
     '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${rate}:d=${opts.seconds}`,
     ...(opts.audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${opts.seconds}`] : []),
-    '-filter_complex', `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}[v]`,
+    '-filter_complex',
+    `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}${opts.hdr ? `,${HLG_FROM_SDR}` : ''}[v]`,
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
-    '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p',
+    ...(opts.hdr
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p10le', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error']
+      : ['-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p']),
     ...(opts.interlaced ? ['-flags', '+ilme+ildct', '-x264opts', 'tff=1'] : []), '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
     opts.path,
   ];
   await runFfmpeg(args);
 }
+
+/** SDR pictures (YUV read with the BT.601 matrix, as untagged video is) as HLG BT.2020, 10-bit. */
+const HLG_FROM_SDR = 'zscale=tin=bt709:min=bt470bg:pin=bt709:rin=tv:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le';
 
 type TestVideoSpec = Omit<Parameters<typeof makeTestVideo>[0], 'path'>;
 

@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { horizontalSmartCutSource, renderHighlightClips } from './clips';
+import { ffprobePath, runTool } from './ffmpeg';
+import { remuxFacts, renderPoster, renderSessionMedia } from './renditions';
+import { LocalMediaStorage } from './storage';
+import { makeProbedVideos, meanLumaAt, type ProbedVideo } from './test-videos';
+
+/**
+ * A phone's HDR video (HLG, BT.2020, 10-bit HEVC: an iPhone's default) against the same pictures in SDR: its renditions,
+ * clips and poster are mapped to SDR BT.709, so they show what the SDR video shows; read as SDR, the HLG signal is dim
+ * and washed out.
+ */
+let dir: string;
+let storage: LocalMediaStorage;
+let sources: Record<'hdr' | 'sdr', ProbedVideo>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'swish-hdr-'));
+  storage = new LocalMediaStorage(join(dir, 'media'));
+  sources = await makeProbedVideos(dir, {
+    hdr: { width: 640, height: 360, seconds: 2, audio: false, hdr: 'hlg' },
+    sdr: { width: 640, height: 360, seconds: 2, audio: false },
+  });
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The colour tags of a file's video stream. */
+async function colourTags(path: string): Promise<{ color_transfer?: string; color_primaries?: string }> {
+  const { stdout } = await runTool(ffprobePath(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=color_transfer,color_primaries', '-of', 'json', path]);
+  return (JSON.parse(stdout.toString()) as { streams: Array<{ color_transfer?: string; color_primaries?: string }> }).streams[0];
+}
+
+describe('an HDR source', () => {
+  it('is probed as HLG', () => {
+    expect(sources.hdr.probe.hdr).toBe('hlg');
+    expect(sources.sdr.probe.hdr).toBeUndefined();
+  });
+
+  it('gets SDR BT.709 renditions that look like the SDR video, never a copy of its stream', async () => {
+    expect((await remuxFacts(sources.hdr.path, sources.hdr.probe)).hdr).toBe(true);
+    const render = async (id: string, src: ProbedVideo) => storage.localPath((await renderSessionMedia({ sessionId: id, input: src.path, probe: src.probe, storage }))['360p']!);
+    const sdr = await render('sess_sdr', sources.sdr);
+    const mapped = await render('sess_hdr', sources.hdr);
+    // the same HLG frames, read as SDR (no mapping)
+    const unmapped = await render('sess_raw', { ...sources.hdr, probe: { ...sources.hdr.probe, hdr: undefined } });
+    const luma = { sdr: await meanLumaAt(sdr, 1), mapped: await meanLumaAt(mapped, 1), unmapped: await meanLumaAt(unmapped, 1) };
+    expect(Math.abs(luma.mapped - luma.sdr), JSON.stringify(luma)).toBeLessThanOrEqual(3);
+    expect(Math.abs(luma.unmapped - luma.sdr), JSON.stringify(luma)).toBeGreaterThan(10);
+    expect(await colourTags(mapped)).toMatchObject({ color_transfer: 'bt709', color_primaries: 'bt709' });
+  });
+
+  it('gets SDR highlight clips, with no smart cut, and an SDR poster', async () => {
+    expect(await horizontalSmartCutSource(sources.hdr.path, sources.hdr.probe)).toBeNull();
+    const clip = async (id: string, src: ProbedVideo) =>
+      (await renderHighlightClips({ sessionId: id, input: src.path, probe: src.probe, storage, renditions: 'on-demand', clips: [{ highlightId: 'hl', start: 0.2, end: 1.8, focus: [] }] }))[0];
+    const [sdr, mapped] = [await clip('sess_sdr', sources.sdr), await clip('sess_hdr', sources.hdr)];
+    for (const v of ['horizontal', 'default'] as const) {
+      const a = await meanLumaAt(storage.localPath(sdr.video[v]!), 0.8);
+      const b = await meanLumaAt(storage.localPath(mapped.video[v]!), 0.8);
+      expect(Math.abs(a - b), v).toBeLessThanOrEqual(3);
+    }
+    // `mapped: false`: the same HLG frames read as SDR
+    const poster = async (name: string, src: ProbedVideo, mapped = true) => {
+      const output = join(dir, `poster-${name}.jpg`);
+      await renderPoster({ input: src.path, probe: mapped ? src.probe : { ...src.probe, hdr: undefined }, output, at: 1 });
+      return meanLumaAt(output, 0);
+    };
+    const sdrPoster = await poster('sdr', sources.sdr);
+    expect(Math.abs((await poster('hdr', sources.hdr)) - sdrPoster)).toBeLessThanOrEqual(3);
+    expect(Math.abs((await poster('raw', sources.hdr, false)) - sdrPoster)).toBeGreaterThan(10);
+  });
+});
