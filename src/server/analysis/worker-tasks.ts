@@ -8,7 +8,7 @@ import { attributeTeamsFromVideo } from './jersey';
  * Input of the finish task: the features as objects, or packed (as the frame tasks return them).
  * With `videoPath`, the shooters' teams are then read from the frames at release (`jersey.ts`);
  * `sourcePixels` (the source frame's width × height) bounds that re-decode's memory; `hdr` maps an HDR source's frames
- * to SDR as the extraction did (`decode.ts#toSdrFilter`).
+ * to SDR as the extraction did (`decode.ts#scaleFilter`).
  */
 export type FinishTaskInput = Omit<FinishInput, 'features'> &
   ({ features: FrameFeatures[] } | { packed: PackedFeatures[] }) & { videoPath?: string; sourcePixels?: number; hdr?: HdrTransfer };
