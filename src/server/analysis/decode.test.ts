@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeVideo, runFfmpeg } from '../media/ffmpeg';
+import { HLG_FROM_SDR } from '../media/test-videos';
 import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, usesSidePipe, type FrameFormat } from './decode';
 import { WorkerPool } from './pool';
 import { computeRun, makeScratch, packFeatures, toRgb, type PackedFeatures } from './frame-features';
@@ -225,7 +226,7 @@ describe('HDR sources', () => {
     await runFfmpeg([
       '-i', video,
       // the source's YUV read as the analysis reads untagged video (the BT.601 matrix)
-      '-vf', 'zscale=tin=bt709:min=bt470bg:pin=bt709:rin=tv:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le',
+      '-vf', HLG_FROM_SDR,
       '-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error',
       hlg,
     ]);

@@ -8,13 +8,30 @@ export type HdrTransfer = 'hlg' | 'pq';
  * A filtergraph fragment (no trailing comma) mapping HDR frames to SDR BT.709 primaries and transfer: HLG, scene-referred
  * and made to be shown on SDR screens, in one zscale step; PQ, absolute light up to thousands of nits, tone-mapped in
  * linear light (Hable's curve). `matrix`: the YUV matrix of the frames out (`bt709` for tagged H.264 renditions,
- * `bt470bg` — BT.601 — where they go on as untagged video or JPEG), limited range, in `format`. Costs about 20 ms of
- * CPU per 1080p frame (zimg's float transfer functions), so it runs on frames already scaled down where it can.
+ * `bt470bg` — BT.601 — where they go on as untagged video or JPEG), limited range, in `format`.
+ *
+ * Each zscale step is told what comes in by its own options and gets frames already tagged as what it puts out
+ * ({@link zscaleOnce}): it then sets its conversion up once, where it otherwise sets it up again on every frame.
  */
 export function toSdrFilter(hdr: HdrTransfer, matrix: 'bt709' | 'bt470bg', format = 'yuv444p'): string {
   const from = 'pin=bt2020:min=bt2020nc:rin=tv';
-  if (hdr === 'hlg') return `zscale=tin=arib-std-b67:${from}:npl=100:t=bt709:p=bt709:m=${matrix}:r=tv,format=${format}`;
-  return `zscale=tin=smpte2084:${from}:t=linear:npl=100:p=bt709:m=gbr,format=gbrpf32le,tonemap=hable:desat=0,zscale=t=bt709:m=${matrix}:r=tv,format=${format}`;
+  const sdr = { trc: 'bt709', primaries: 'bt709', matrix };
+  if (hdr === 'hlg') return `${zscaleOnce(`tin=arib-std-b67:${from}:npl=100`, sdr)},format=${format}`;
+  const linear = zscaleOnce(`tin=smpte2084:${from}:npl=100`, { trc: 'linear', primaries: 'bt709', matrix: 'gbr', range: 'pc' });
+  return `${linear},format=gbrpf32le,tonemap=hable:desat=0,${zscaleOnce('tin=linear:pin=bt709:min=gbr:rin=pc', sdr)},format=${format}`;
+}
+
+/**
+ * A zscale step converting from `input` (its `tin`, `pin`, `min`, `rin` options) to `output` (limited range unless
+ * given: float RGB comes out in full range, whatever is asked), that sets its conversion up once. The npm ffmpeg's zscale (a 2018 build) sets its conversion up again
+ * whenever a frame's colour tags differ from those of the frames it puts out, which is every frame of a conversion,
+ * and a set-up with a transfer function costs 5–13 ms of CPU whatever the frame's size (12–13 ms for HLG to BT.709 at
+ * 640×360 and at 64×36 alike): that was nearly all of the mapping's cost. So each frame is first tagged as what comes
+ * out (`setparams`); zscale reads what comes in from its options, so the pixels are the same, byte for byte.
+ */
+export function zscaleOnce(input: string, output: { trc: string; primaries: string; matrix: string; range?: 'tv' | 'pc' }): string {
+  const { trc, primaries, matrix, range = 'tv' } = output;
+  return `setparams=color_trc=${trc}:color_primaries=${primaries}:colorspace=${matrix}:range=${range},zscale=${input}:t=${trc}:p=${primaries}:m=${matrix}:r=${range}`;
 }
 
 /** Encoder options tagging an output as SDR BT.709 (an HDR source's mapped renditions and clips). */

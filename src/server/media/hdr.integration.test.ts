@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { horizontalSmartCutSource, renderHighlightClips } from './clips';
-import { ffprobePath, runTool } from './ffmpeg';
+import { toSdrFilter } from './color';
+import { ffmpegPath, ffprobePath, runTool } from './ffmpeg';
 import { remuxFacts, renderPoster, renderSessionMedia } from './renditions';
 import { LocalMediaStorage } from './storage';
 import { makeProbedVideos, meanLumaAt, type ProbedVideo } from './test-videos';
@@ -73,5 +74,53 @@ describe('an HDR source', () => {
     const sdrPoster = await poster('sdr', sources.sdr);
     expect(Math.abs((await poster('hdr', sources.hdr)) - sdrPoster)).toBeLessThanOrEqual(3);
     expect(Math.abs((await poster('raw', sources.hdr, false)) - sdrPoster)).toBeGreaterThan(10);
+  });
+});
+
+/**
+ * How many times each zscale step of a filtergraph set its conversion up over the first `frames` frames of a video: its
+ * verbose log line for each set-up (ffmpeg folds repeats of a line into "Last message repeated N times").
+ */
+async function zscaleSetups(path: string, vf: string, frames: number): Promise<number[]> {
+  const { stderr } = await runTool(ffmpegPath(), ['-nostats', '-v', 'verbose', '-i', path, '-frames:v', String(frames), '-vf', vf, '-f', 'null', '-']);
+  const counts: number[] = [];
+  let last = -1;
+  for (const line of stderr.split('\n')) {
+    const setup = /^\[Parsed_zscale_(\d+) @ [^\]]+\] w:\d+ h:\d+ fmt:/.exec(line);
+    const repeated = /^\s*Last message repeated (\d+) times/.exec(line);
+    if (setup) {
+      last = Number(setup[1]);
+      counts[last] = (counts[last] ?? 0) + 1;
+    } else if (repeated && last >= 0) counts[last] += Number(repeated[1]);
+    else last = -1;
+  }
+  return counts.filter((n) => n !== undefined);
+}
+
+describe('the mapping to SDR', () => {
+  const mappings = [
+    ['hlg', 'bt709', 'yuv420p'],
+    ['hlg', 'bt470bg', 'yuv444p'],
+    ['pq', 'bt709', 'yuv420p'],
+  ] as const;
+
+  it('sets each zscale step up once, not on every frame', async () => {
+    for (const [hdr, matrix, format] of mappings) {
+      const setups = await zscaleSetups(sources.hdr.path, toSdrFilter(hdr, matrix, format), 30);
+      expect(setups.length, hdr).toBe(hdr === 'hlg' ? 1 : 2);
+      for (const n of setups) expect(n, `${hdr} ${matrix}`).toBeLessThanOrEqual(2);
+    }
+    // the same steps without the tags set before them: set up again on every frame (the cost this avoids)
+    const untagged = toSdrFilter('hlg', 'bt709', 'yuv420p').replace(/setparams=[^,]*,/g, '');
+    expect((await zscaleSetups(sources.hdr.path, untagged, 30))[0]).toBeGreaterThanOrEqual(30);
+  });
+
+  it('gives the pixels of its zscale steps without the tags set before them, byte for byte', async () => {
+    const md5 = async (vf: string) => (await runTool(ffmpegPath(), ['-v', 'error', '-i', sources.hdr.path, '-frames:v', '20', '-vf', vf, '-f', 'md5', '-'])).stdout.toString().trim();
+    for (const [hdr, matrix, format] of mappings) {
+      const vf = toSdrFilter(hdr, matrix, format);
+      expect(vf).toContain('setparams=');
+      expect(await md5(vf), hdr).toBe(await md5(vf.replace(/setparams=[^,]*,/g, '')));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ffmpegPath, ffprobePath, probeVideo, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
+import { zscaleOnce } from './color';
 
 /**
  * Test sources for the media tests: a brightness gradient along the long side (so the
@@ -48,7 +49,7 @@ export async function makeTestVideo(opts: {
 }
 
 /** SDR pictures (YUV read with the BT.601 matrix, as untagged video is) as HLG BT.2020, 10-bit. */
-const HLG_FROM_SDR = 'zscale=tin=bt709:min=bt470bg:pin=bt709:rin=tv:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le';
+export const HLG_FROM_SDR = `${zscaleOnce('tin=bt709:min=bt470bg:pin=bt709:rin=tv:npl=100', { trc: 'arib-std-b67', primaries: 'bt2020', matrix: 'bt2020nc' })},format=yuv420p10le`;
 
 type TestVideoSpec = Omit<Parameters<typeof makeTestVideo>[0], 'path'>;
 
