@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ffmpegPath, ffprobePath, probeVideo, runFfmpeg, runTool, type VideoProbe } from './ffmpeg';
-import { zscaleOnce } from './color';
+import { PQ_REFERENCE_WHITE_NITS, zscaleOnce } from './color';
 
 /**
  * Test sources for the media tests: a brightness gradient along the long side (so the
@@ -20,8 +20,8 @@ export async function makeTestVideo(opts: {
   preset?: string;
   /** Interlaced, top field first (a camcorder's 1080i): each frame weaves two fields drawn 1 / (2 · fps) s apart. */
   interlaced?: boolean;
-  /** A phone's HDR video: the same pictures in HLG and BT.2020, 10-bit HEVC, flagged as such. */
-  hdr?: 'hlg';
+  /** An HDR video: the same pictures in HLG (a phone's) or PQ (HDR10, SDR white at 203 cd/m²) and BT.2020, 10-bit HEVC, flagged as such. */
+  hdr?: 'hlg' | 'pq';
 }): Promise<void> {
   const fps = opts.fps ?? 30;
   // an interlaced frame weaves two pictures of a source at twice its rate
@@ -35,11 +35,11 @@ export async function makeTestVideo(opts: {
     '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${rate}:d=${opts.seconds}`,
     ...(opts.audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${opts.seconds}`] : []),
     '-filter_complex',
-    `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}${opts.hdr ? `,${HLG_FROM_SDR}` : ''}[v]`,
+    `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}${opts.hdr ? `,${opts.hdr === 'hlg' ? HLG_FROM_SDR : PQ_FROM_SDR}` : ''}[v]`,
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
     ...(opts.hdr
-      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p10le', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error']
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p10le', '-x265-params', `colorprim=bt2020:transfer=${opts.hdr === 'hlg' ? 'arib-std-b67' : 'smpte2084'}:colormatrix=bt2020nc:log-level=error`]
       : ['-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p']),
     ...(opts.interlaced ? ['-flags', '+ilme+ildct', '-x264opts', 'tff=1'] : []), '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
@@ -50,6 +50,9 @@ export async function makeTestVideo(opts: {
 
 /** SDR pictures (YUV read with the BT.601 matrix, as untagged video is) as HLG BT.2020, 10-bit. */
 export const HLG_FROM_SDR = `${zscaleOnce('tin=bt709:min=bt470bg:pin=bt709:rin=tv:npl=100', { trc: 'arib-std-b67', primaries: 'bt2020', matrix: 'bt2020nc' })},format=yuv420p10le`;
+
+/** The same as PQ BT.2020, 10-bit, SDR's white at the reference white of HDR10 production ({@link PQ_REFERENCE_WHITE_NITS}). */
+export const PQ_FROM_SDR = `${zscaleOnce(`tin=bt709:min=bt470bg:pin=bt709:rin=tv:npl=${PQ_REFERENCE_WHITE_NITS}`, { trc: 'smpte2084', primaries: 'bt2020', matrix: 'bt2020nc' })},format=yuv420p10le`;
 
 type TestVideoSpec = Omit<Parameters<typeof makeTestVideo>[0], 'path'>;
 
