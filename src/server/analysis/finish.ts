@@ -815,6 +815,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     const pl = hoopPlausibility(cand, arcs, persons);
     // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
+    if (tooWideForItsBalls(cand.w, sup.r)) continue;
     passable.push(cand);
     // the flights that count against a rim no flight reaches are shots: one of them peaked well over this candidate
     // an even score goes to the higher candidate (run version 33): a hoop is above where its balls land, not below
@@ -855,6 +856,23 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     };
   }
   return best?.h ?? null;
+}
+
+/**
+ * How much wider a hoop candidate may be than the rim the balls coming down into it give (2 · `RIM_OVER_BALL` times their
+ * median radius: a 0.45 m rim is 1.9 balls across), run version 51. Where balls land on the floor — a one-player drill's
+ * dribbles, the bounces under a basket — their ends spread over a patch several balls wide, and the flight-end estimate
+ * there is as wide: on a PQ copy of the real `VID_IN_out` (mapped with the Möbius curve's knee at 0.5 or 0.7 of white)
+ * ten dribbles put a "hoop" on the court's red line, 51.7 px wide for balls of 4.8 px radius (2.9 times a rim), and it
+ * beat the rim read above (0.94, one flight into it): 1 and 2 of 4 shots right, 4 of 4 with this bound. The hoops chosen
+ * on every still-camera clip measured (tuning, seen, held-out and real sets, the fresh tripod games and the 90
+ * transformed copies of the real clips, run version 49) are 0.54–1.63 times the rim their balls give.
+ */
+export const MAX_RIM_OVER_ITS_BALLS = 2;
+
+/** A candidate `w` wide is far wider than the rim the balls coming down into it give (median radius `ballR`; see {@link MAX_RIM_OVER_ITS_BALLS}). */
+export function tooWideForItsBalls(w: number, ballR: number): boolean {
+  return ballR > 0 && w > MAX_RIM_OVER_ITS_BALLS * 2 * RIM_OVER_BALL * ballR;
 }
 
 /**

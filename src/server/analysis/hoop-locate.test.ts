@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
-import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, type PersonBox } from './hoop-locate';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
 function flight(id: number, f0: number, x0: number, y0: number, x1: number, y1: number, rise: number, n = 24, r = 5): Arc {
@@ -158,6 +158,31 @@ describe('two candidates with the same evidence', () => {
     expect(chooseTarget([rim, floor], [], arcs)).toMatchObject({ x: rim.x, y: rim.y });
     // more evidence still wins from below
     expect(chooseTarget([{ ...floor, quality: 1.2 }, rim], [], arcs)).toMatchObject({ x: floor.x, y: floor.y });
+  });
+});
+
+describe('a place far wider than the balls coming down into it', () => {
+  // Measured on a PQ copy of the real `VID_IN_out` (run version 50 with the Möbius knee at 0.5): ten dribbles come down
+  // on the court's red line, where the flight ends put a hoop 51.7 px wide for balls of 4.8 px radius; the rim read above
+  // (0.94, 12.6 px) has one flight into it. The floor won on its flights, and 3 of the clip's 4 shots were lost.
+  const floor = { x: 253, y: 276, w: 51.7, ballR: 13.8, support: 10, quality: 4.5, confidence: 0.9 };
+  const rim = { x: 241, y: 140, w: 12.6, score: 0.94 };
+  const dribbles = Array.from({ length: 10 }, (_, k) => flight(1 + k, 40 * k, 230 + 5 * k, 300, floor.x - 20 + 4 * k, floor.y - 2, 25, 12, 4.8));
+  const shot = flight(20, 500, 120, 200, rim.x, rim.y - 2, 70, 24, 4.7);
+  const arcs = [...dribbles, shot];
+
+  it('is no rim: the target is the rim read above it', () => {
+    expect(flightSupport(arcs, floor.x, floor.y, floor.w).n).toBeGreaterThanOrEqual(10);
+    expect(flightSupport(arcs, rim.x, rim.y, rim.w).n).toBe(1);
+    expect(floor.w / (2 * RIM_OVER_BALL * 4.8)).toBeGreaterThan(MAX_RIM_OVER_ITS_BALLS);
+    expect(tooWideForItsBalls(floor.w, 4.8)).toBe(true);
+    expect(chooseTarget([floor], [rim], arcs)).toMatchObject({ x: rim.x, y: rim.y, w: rim.w });
+  });
+
+  it('a candidate within the bound keeps its flights\' weight', () => {
+    const w = 0.95 * MAX_RIM_OVER_ITS_BALLS * 2 * RIM_OVER_BALL * 4.8;
+    expect(tooWideForItsBalls(w, 4.8)).toBe(false);
+    expect(chooseTarget([{ ...floor, w }], [rim], arcs)).toMatchObject({ x: floor.x, y: floor.y });
   });
 });
 
