@@ -812,10 +812,10 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (!near && h.quality < 0.95 && sup.n < 2) continue;
     const cand = near ? { ...h, x: near.x, y: near.y, w: litPieceOfRim(near, h) ? h.w : near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
+    if (tooWideForItsBalls(cand.w, sup.r)) continue;
     const pl = hoopPlausibility(cand, arcs, persons);
     // a rim is 3.05 m up: a candidate the players under it reach above, or one known from flights alone that they cover, is no rim
     if (belowHeadHeight(pl) || (!near && insidePlayers(pl))) continue;
-    if (tooWideForItsBalls(cand.w, sup.r)) continue;
     passable.push(cand);
     // the flights that count against a rim no flight reaches are shots: one of them peaked well over this candidate
     // an even score goes to the higher candidate (run version 33): a hoop is above where its balls land, not below
