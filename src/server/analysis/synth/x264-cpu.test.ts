@@ -9,6 +9,10 @@ describe('x264ReferenceCpu', () => {
     expect(x264ReferenceCpu(`processor : 0\nflags\t\t: ${AVX2} avx512f avx512bw\n`)).toBe(X264_REFERENCE_CPU);
   });
 
+  it('pins it on a virtual machine that hides LZCNT (abm) from its flags', () => {
+    expect(x264ReferenceCpu(`processor : 0\nflags\t\t: ${AVX2.replace(' abm', '')} avx512f avx512bw\n`)).toBe(X264_REFERENCE_CPU);
+  });
+
   it("leaves x264 its own choice on a CPU without one of the level's sets, or without flags", () => {
     expect(x264ReferenceCpu(`flags\t\t: ${AVX2.replace(' avx2', '')}\n`)).toBeNull();
     expect(x264ReferenceCpu(`flags\t\t: ${AVX2.replace(' bmi2', '')}\n`)).toBeNull();
