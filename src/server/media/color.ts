@@ -8,8 +8,9 @@ export type HdrTransfer = 'hlg' | 'pq';
  * A filtergraph fragment (no trailing comma) mapping HDR frames to SDR BT.709 primaries and transfer: HLG, scene-referred
  * and made to be shown on SDR screens, in one zscale step; PQ, absolute light up to thousands of nits, in linear light
  * with its reference white ({@link PQ_REFERENCE_WHITE_NITS}) as SDR's white, the light over it compressed by a Möbius
- * curve (which leaves the range under its knee nearly as it is). `matrix`: the YUV matrix of the frames out (`bt709` for tagged H.264 renditions,
- * `bt470bg` — BT.601 — where they go on as untagged video or JPEG), limited range, in `format`.
+ * curve (which leaves the range under its knee nearly as it is). `matrix`: the YUV matrix of the frames out (`bt709`
+ * for tagged H.264 renditions, `bt470bg` — BT.601 — where they go on as untagged video or JPEG), limited range, in
+ * `format`.
  *
  * Each zscale step is told what comes in by its own options and gets frames already tagged as what it puts out
  * ({@link zscaleOnce}): it then sets its conversion up once, where it otherwise sets it up again on every frame.
@@ -33,8 +34,9 @@ export const PQ_REFERENCE_WHITE_NITS = 203;
 
 /**
  * A zscale step converting from `input` (its `tin`, `pin`, `min`, `rin` options) to `output` (limited range unless
- * given: float RGB comes out in full range, whatever is asked), that sets its conversion up once. The npm ffmpeg's zscale (a 2018 build) sets its conversion up again
- * whenever a frame's colour tags differ from those of the frames it puts out, which is every frame of a conversion,
+ * given: float RGB comes out in full range, whatever is asked), that sets its conversion up once. The npm ffmpeg's
+ * zscale (a 2018 build) sets its conversion up again whenever a frame's colour tags differ from those of the frames it
+ * puts out, which is every frame of a conversion,
  * and a set-up with a transfer function costs 5–13 ms of CPU whatever the frame's size (12–13 ms for HLG to BT.709 at
  * 640×360 and at 64×36 alike): that was nearly all of the mapping's cost. So each frame is first tagged as what comes
  * out (`setparams`); zscale reads what comes in from its options, so the pixels are the same, byte for byte.
