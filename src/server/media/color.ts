@@ -36,10 +36,10 @@ export const PQ_REFERENCE_WHITE_NITS = 203;
  * A zscale step converting from `input` (its `tin`, `pin`, `min`, `rin` options) to `output` (limited range unless
  * given: float RGB comes out in full range, whatever is asked), that sets its conversion up once. The npm ffmpeg's
  * zscale (a 2018 build) sets its conversion up again whenever a frame's colour tags differ from those of the frames it
- * puts out, which is every frame of a conversion,
- * and a set-up with a transfer function costs 5–13 ms of CPU whatever the frame's size (12–13 ms for HLG to BT.709 at
- * 640×360 and at 64×36 alike): that was nearly all of the mapping's cost. So each frame is first tagged as what comes
- * out (`setparams`); zscale reads what comes in from its options, so the pixels are the same, byte for byte.
+ * puts out, which is every frame of a conversion, and a set-up with a transfer function costs 5–13 ms of CPU whatever
+ * the frame's size (12–13 ms for HLG to BT.709 at 640×360 and at 64×36 alike): that was nearly all of the mapping's
+ * cost. So each frame is first tagged as what comes out (`setparams`); zscale reads what comes in from its options, so
+ * the pixels are the same, byte for byte.
  */
 export function zscaleOnce(input: string, output: { trc: string; primaries: string; matrix: string; range?: 'tv' | 'pc' }): string {
   const { trc, primaries, matrix, range = 'tv' } = output;
