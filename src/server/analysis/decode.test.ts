@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeVideo, runFfmpeg } from '../media/ffmpeg';
-import { HLG_FROM_SDR } from '../media/test-videos';
+import { hdrEncoderArgs, HLG_FROM_SDR } from '../media/test-videos';
 import { chooseGeometry, decodeThreads, FrameBuffers, frameBytes, streamFrames, usesSidePipe, type FrameFormat } from './decode';
 import { WorkerPool } from './pool';
 import { computeRun, makeScratch, packFeatures, toRgb, type PackedFeatures } from './frame-features';
@@ -227,7 +227,7 @@ describe('HDR sources', () => {
       '-i', video,
       // the source's YUV read as the analysis reads untagged video (the BT.601 matrix)
       '-vf', HLG_FROM_SDR,
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error',
+      ...hdrEncoderArgs('hlg'),
       hlg,
     ]);
   }, 60_000);

@@ -35,11 +35,11 @@ export async function makeTestVideo(opts: {
     '-f', 'lavfi', '-i', `testsrc2=s=${pattern}x${pattern}:r=${rate}:d=${opts.seconds}`,
     ...(opts.audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${opts.seconds}`] : []),
     '-filter_complex',
-    `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}${opts.hdr ? `,${opts.hdr === 'hlg' ? HLG_FROM_SDR : PQ_FROM_SDR}` : ''}[v]`,
+    `[0:v][1:v]overlay=0:0:shortest=1${opts.interlaced ? ',tinterlace=mode=interleave_top,setfield=tff' : ''}${opts.hdr ? `,${HDR_FROM_SDR[opts.hdr]}` : ''}[v]`,
     '-map', '[v]',
     ...(opts.audio ? ['-map', '2:a', '-c:a', 'aac', '-b:a', '96k'] : []),
     ...(opts.hdr
-      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p10le', '-x265-params', `colorprim=bt2020:transfer=${opts.hdr === 'hlg' ? 'arib-std-b67' : 'smpte2084'}:colormatrix=bt2020nc:log-level=error`]
+      ? hdrEncoderArgs(opts.hdr)
       : ['-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p']),
     ...(opts.interlaced ? ['-flags', '+ilme+ildct', '-x264opts', 'tff=1'] : []), '-g', String(opts.gop ?? fps), ...(opts.gop ? ['-keyint_min', String(opts.gop), '-sc_threshold', '0'] : []),
     '-t', String(opts.seconds),
@@ -53,6 +53,15 @@ export const HLG_FROM_SDR = `${zscaleOnce('tin=bt709:min=bt470bg:pin=bt709:rin=t
 
 /** The same as PQ BT.2020, 10-bit, SDR's white at the reference white of HDR10 production ({@link PQ_REFERENCE_WHITE_NITS}). */
 export const PQ_FROM_SDR = `${zscaleOnce(`tin=bt709:min=bt470bg:pin=bt709:rin=tv:npl=${PQ_REFERENCE_WHITE_NITS}`, { trc: 'smpte2084', primaries: 'bt2020', matrix: 'bt2020nc' })},format=yuv420p10le`;
+
+/** The conversion of SDR pictures to each HDR transfer. */
+const HDR_FROM_SDR = { hlg: HLG_FROM_SDR, pq: PQ_FROM_SDR } as const;
+
+/** Encoder options for HDR pictures (after {@link HLG_FROM_SDR} or {@link PQ_FROM_SDR}): 10-bit HEVC, flagged BT.2020 and its transfer. */
+export function hdrEncoderArgs(hdr: 'hlg' | 'pq'): string[] {
+  const transfer = hdr === 'hlg' ? 'arib-std-b67' : 'smpte2084';
+  return ['-c:v', 'libx265', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p10le', '-x265-params', `colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc:log-level=error`];
+}
 
 type TestVideoSpec = Omit<Parameters<typeof makeTestVideo>[0], 'path'>;
 
