@@ -162,7 +162,7 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     const t0 = performance.now();
     const c0 = cpuSeconds();
     // The session says how many play (num_players); the synthetic clips know it.
-    const { res, cached } = await analyseClip(file, clip.synthetic ? { numPlayers: Number(clip.synthetic.options.players) } : {});
+    const { res, cached } = await analyseClip(file, clip.synthetic ? { numPlayers: Number(clip.synthetic.options.players), ...(clip.synthetic.options.shirts ? { hasJerseys: false } : {}) } : {});
     const cpuS = cpuSince(c0);
     const childCpuS = childCpuSince(c0);
     const wallS = (performance.now() - t0) / 1000;
@@ -424,6 +424,11 @@ async function main(): Promise<void> {
   for (const set of new Set(evidence.map((r) => r.set))) {
     const c = threePointCalls(evidence.filter((r) => r.set === set));
     if (c.right + c.wrong + c.unknown) console.log(`3-point calls on matched field goals (${set}): right ${c.right}, wrong ${c.wrong}, unknown ${c.unknown}`);
+  }
+  for (const set of new Set(rows.map((r) => r.set))) {
+    const rs = rows.filter((r) => r.set === set);
+    const [named, labelled] = [rs.reduce((a, r) => a + r.score.idShots, 0), rs.reduce((a, r) => a + r.score.idLabelled, 0)];
+    if (labelled) console.log(`shooter named on matched shots (${set}): ${named} of ${labelled}`);
   }
   if (before) {
     console.log(`\nagainst ${against}: clips whose shots changed (12.3M called made, x missed, u undecided, F free throw, ! called wrong, ? no true shot, -12.3 a true shot lost)`);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { analyseVideo, writeArtifacts } from './index';
 import type { AnalysisOptions, ShotAction } from './types';
 
-const USAGE = 'usage: npm run analyze -- video.mp4 [--out dir] [--session-type 5v5] [--camera stationary|panning] [--players N] [--json]';
+const USAGE = 'usage: npm run analyze -- video.mp4 [--out dir] [--session-type 5v5] [--camera stationary|panning] [--players N] [--no-jerseys] [--json]';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -12,6 +12,7 @@ async function main(): Promise<void> {
       'session-type': { type: 'string' },
       camera: { type: 'string' },
       players: { type: 'string' },
+      'no-jerseys': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
     sessionType: values['session-type'] as AnalysisOptions['sessionType'],
     cameraSetup: values.camera as AnalysisOptions['cameraSetup'],
     numPlayers: values.players ? Number(values.players) : undefined,
+    // the session option `has_jerseys: false`: no teams, the players told apart by their clothes
+    ...(values['no-jerseys'] ? { hasJerseys: false } : {}),
   };
   let last = -1;
   const res = await analyseVideo(positionals[0], {

@@ -4,7 +4,7 @@ import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
 import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
 import { rawFrames, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
-import { groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
+import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
 
 /**
@@ -520,7 +520,7 @@ export async function attributeTeams(
   getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
   background: PixelBackground | null,
   geo: DecodeGeometry,
-  players: { moments?: ShotMoments[]; teamSize?: number | null } = {},
+  players: { moments?: ShotMoments[]; teamSize?: number | null; noTeams?: boolean } = {},
 ): Promise<ShooterTeam[]> {
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
@@ -574,6 +574,11 @@ export async function attributeTeams(
     decisions.push({ shotId: s.id, sample, team: null, at: where });
     const hold = (p: BallMoment) => heldAt(p, frames, background, geo);
     held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
+  }
+  // Without team jerseys (a pickup game) the bodies read name people, not teams: their clothes tell them apart.
+  if (players.noTeams) {
+    if (moments) identifyPlayers(out, shots, decisions, held, null, geo, players.teamSize ?? null);
+    return decisions;
   }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
   if (!teams) return decisions;
@@ -681,6 +686,11 @@ function voteTeam(samples: HeldBall[], teams: TeamColours): { team: 0 | 1 | null
   return { team, best };
 }
 
+/** The sample with the largest share on its dominant colour, or null. */
+function clearest(samples: HeldBall[]): HeldBall | null {
+  return samples.reduce<HeldBall | null>((a, h) => (!a || h.sample.share > a.sample.share ? h : a), null);
+}
+
 /** A ball held by a body at a moment of a shot's play (rebound, pass), with the body's sample. */
 interface HeldBall {
   moment: BallMoment;
@@ -723,7 +733,7 @@ function recordSample(d: ShooterTeam, jerseys: Array<[number, number, number] | 
 }
 
 /** A player record for one sampled body (a shooter seen standing at release). */
-function ownRecord(id: number, team: 0 | 1, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
+function ownRecord(id: number, team: 0 | 1 | null, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
   const [x0, y0, x1, y1] = sample.box;
   return {
     track_id: id,
@@ -750,13 +760,19 @@ function ownRecord(id: number, team: 0 | 1, sample: JerseySample, t: number, geo
  * was seen holding the ball; the thumbnail is its clearest sample), and the shots name them as
  * shooter, rebounder and assister. Motion tracks still referenced by other actions follow with
  * higher ids; the others are dropped.
+ *
+ * Without team jerseys (`teams` null: a pickup game) every moment with a body read is one of a
+ * single group of people, grouped by the colour of their clothes as well as their skin
+ * ({@link PlayerEvent.look}); `teamSize` is then how many people play, and the records have no team.
+ * The passer is whoever held the ball (teams cannot tell a teammate), the rebounder the clearest body
+ * read over the hold.
  */
 function identifyPlayers(
   out: TeamInput,
   shots: ShotAction[],
   decisions: ShooterTeam[],
   held: Array<{ pass: HeldBall | null; rebound: HeldBall[] }>,
-  teams: TeamColours,
+  teams: TeamColours | null,
   geo: DecodeGeometry,
   teamSize: number | null,
 ): void {
@@ -768,7 +784,11 @@ function identifyPlayers(
   shots.forEach((s, i) => {
     const d = decisions[i];
     let shotEvent = -1;
-    if (d.sample?.colour && d.team !== null) {
+    if (!teams && d.sample?.colour) {
+      shotEvent = events.length;
+      events.push({ team: 0, skin: d.sample.skin ?? null, look: d.sample.colour, track: s.shooter_track });
+      meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
+    } else if (d.sample?.colour && d.team !== null) {
       shotEvent = events.length;
       const motion = s.shooter_track !== null && oldTeam.get(s.shooter_track) === d.team ? s.shooter_track : null;
       // a body whose jersey was overruled is not the shooter: its skin would join him to another player
@@ -779,18 +799,19 @@ function identifyPlayers(
     // voted over a few frames; when that says nothing, the moving body at the ball there
     // (finish.ts) with its torso colour's team.
     // The rebounding team shoots next (see possession.ts#reboundTeamByPlay): its team, when known, overrules both.
-    const rv = voteTeam(held[i].rebound, teams);
+    // Without teams: the clearest body read over the hold.
     const rebTeam = s.rebounder_track === null ? null : (oldTeam.get(s.rebounder_track) ?? null);
-    const nextTeam = playTeamsEnabled() && i + 1 < shots.length ? reboundTeamByPlay(s, shots[i + 1], decisions[i + 1].team) : null;
+    const rv = teams ? voteTeam(held[i].rebound, teams) : { team: 0 as const, best: clearest(held[i].rebound) };
+    const nextTeam = teams && playTeamsEnabled() && i + 1 < shots.length ? reboundTeamByPlay(s, shots[i + 1], decisions[i + 1].team) : null;
     if (rv.team !== null && rv.best) {
       const team = nextTeam ?? rv.team;
-      const motion = s.rebounder_track !== null && rebTeam === team ? s.rebounder_track : null;
+      const motion = s.rebounder_track !== null && (!teams || rebTeam === team) ? s.rebounder_track : null;
       // No skin colour: a body read at a flight's end is more often a wrong one than a shooter
       // at release, and its skin would pull shooters' groups apart (purity 0.82 → 0.78 on the
       // seen set when it was given); it joins a person through its motion track or the team size.
-      events.push({ team, skin: null, track: motion });
+      events.push({ team, skin: null, look: teams ? undefined : rv.best.sample.colour, track: motion });
       meta.push({ shot: i, role: 'rebound', sample: rv.best.sample, t: rv.best.moment.frame / geo.fps });
-    } else if (rebTeam !== null) {
+    } else if (teams && rebTeam !== null) {
       const c = out.clusters.find((x) => x.track_id === s.rebounder_track)!;
       const team = nextTeam ?? rebTeam;
       events.push({ team, skin: null, track: team === rebTeam ? s.rebounder_track : null });
@@ -798,21 +819,21 @@ function identifyPlayers(
     }
     const ps = held[i].pass;
     if (ps && shotEvent >= 0) {
-      const team = teamOfColour(ps.sample.colour!, teams);
-      if (team !== null && team === d.team) {
+      const team = teams ? teamOfColour(ps.sample.colour!, teams) : 0;
+      if (team !== null && (!teams || team === d.team)) {
         cannotLink.push([shotEvent, events.length]);
-        events.push({ team, skin: ps.sample.skin ?? null, track: null });
+        events.push({ team, skin: ps.sample.skin ?? null, look: teams ? undefined : ps.sample.colour, track: null });
         meta.push({ shot: i, role: 'pass', sample: ps.sample, t: ps.moment.frame / geo.fps });
       }
     }
   });
-  const group = groupPlayers(events, { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN });
+  const group = groupPlayers(events, teams ? { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN } : { teamSize, cannotLink, sameBelow: SAME_PERSON_LOOK, unknown: UNKNOWN_SKIN });
   const k = Math.max(-1, ...group) + 1;
   const people: ClusterRecord[] = [];
   for (let g = 0; g < k; g++) {
     const mine = meta.filter((_, e) => group[e] === g);
     const best = mine.reduce((a, b) => (b.sample.share > a.sample.share ? b : a));
-    const rec = ownRecord(g + 1, events[meta.indexOf(mine[0])].team!, best.sample, best.t, geo);
+    const rec = ownRecord(g + 1, teams ? events[meta.indexOf(mine[0])].team : null, best.sample, best.t, geo);
     rec.jersey_rgb = medianRgb(mine.map((m) => m.sample.rgb!)).map(Math.round) as [number, number, number];
     rec.t_start = Math.min(...mine.map((m) => m.t));
     rec.t_end = Math.max(...mine.map((m) => m.t));
@@ -1041,7 +1062,8 @@ export function medianBackground(frames: Uint8Array[], width: number): PixelBack
  * The team step of an analysis, run after the post-decode stage in the same worker: decodes
  * the frame at each shot's release from the video (see {@link fetchFrames}) and applies
  * {@link attributeTeams}. A fixed camera (the hoops do not move in the image) gets the median of
- * the sampled frames as background. Skipped for solo sessions and sessions without jerseys.
+ * the sampled frames as background. Skipped for solo sessions; a session without team jerseys gets
+ * its people from the same reads, without teams (see {@link identifyPlayers}).
  */
 export async function attributeTeamsFromVideo(
   out: TeamInput,
@@ -1049,13 +1071,15 @@ export async function attributeTeamsFromVideo(
   geo: DecodeGeometry,
 ): Promise<ShooterTeam[]> {
   const o = video.options;
-  if (isOnePlayerSession(o) || o.hasJerseys === false) return [];
+  if (isOnePlayerSession(o)) return [];
+  const noTeams = o.hasJerseys === false;
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   if (!shots.length) return [];
   const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
   const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
-  const teamSize = teamSizeOf(o);
+  // without teams, the bound on the people is the session's player count itself
+  const teamSize = noTeams ? (o.numPlayers && o.numPlayers >= 2 ? o.numPlayers : null) : teamSizeOf(o);
   // the requests attributeTeams keeps in flight share two ffmpeg processes
   const processes = limiter(2);
-  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S, processes), bg, geo, { moments: out.moments, teamSize });
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S, processes), bg, geo, { moments: out.moments, teamSize, noTeams });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionRecord, AnalysisOptions, ClusterRecord, ShotAction } from './types';
-import { asOnePlayer, groupPlayers, isOnePlayerSession, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
+import { asOnePlayer, groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
 
 const ev = (team: 0 | 1 | null, skin: number[] | null, track: number | null = null): PlayerEvent => ({ team, skin, track });
 const opts = { sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN };
@@ -45,6 +45,36 @@ describe('groupPlayers', () => {
     const events = [ev(0, null), ev(0, null), ev(0, null)];
     expect(new Set(groupPlayers(events, { ...opts, teamSize: null })).size).toBe(3);
     expect(new Set(groupPlayers(events, { ...opts, teamSize: 2 })).size).toBe(2);
+  });
+
+  describe('without team jerseys (events carry the colour of the clothes)', () => {
+    const skin = [0.4, 0.6, 0.8];
+    const red = [1.2, 0.4, -0.2];
+    const blue = [-0.3, -1.1, -0.4];
+    const redder = [1.25, 0.42, -0.22];
+    const dressed = (look: number[] | null, track: number | null = null, s: number[] | null = skin): PlayerEvent => ({ team: 0, skin: s, look, track });
+    const people = { sameBelow: SAME_PERSON_LOOK, unknown: UNKNOWN_SKIN };
+
+    it('takes events in the same clothes for one person and different clothes for two, whatever the skin', () => {
+      // same skin throughout: with teams (skin alone) these four would be one player
+      const events = [dressed(red), dressed(blue), dressed(redder), dressed(blue)];
+      expect(groupPlayers(events, { ...people, teamSize: null })).toEqual([0, 1, 0, 1]);
+      expect(new Set(groupPlayers(events.map((e) => ({ ...e, look: undefined })), { ...opts, teamSize: null })).size).toBe(1);
+    });
+
+    it('tells two people in the same clothes apart by their skin', () => {
+      const dark = [0.35, 0.45, -0.3];
+      expect(groupPlayers([dressed(red), dressed(red, null, dark), dressed(redder)], { ...people, teamSize: null })).toEqual([0, 1, 0]);
+    });
+
+    it('merges down to the number of people the session states, and keeps a passer apart from his shooter', () => {
+      const green = [-0.9, 0.5, -0.3];
+      const events = [dressed(red), dressed(blue), dressed(green), dressed(redder)];
+      expect(new Set(groupPlayers(events, { ...people, teamSize: null })).size).toBe(3);
+      expect(new Set(groupPlayers(events, { ...people, teamSize: 2 })).size).toBe(2);
+      const g = groupPlayers(events, { ...people, teamSize: 1, cannotLink: [[0, 3]] });
+      expect(g[0]).not.toBe(g[3]);
+    });
   });
 });
 

@@ -234,6 +234,11 @@ export interface PlayerEvent {
   team: 0 | 1 | null;
   /** Skin colour of the body in the robust space (see `jersey.ts#robustColour`), or null when too little skin was seen. */
   skin: readonly number[] | null;
+  /**
+   * Without team jerseys: the colour of the body's clothes (the dominant colour read there, robust space), which tells
+   * people apart where there are no teams to; null when not read. Undefined with teams.
+   */
+  look?: readonly number[] | null;
   /** Motion track at the ball then, or null: events on one motion track are one body. */
   track: number | null;
 }
@@ -254,6 +259,11 @@ export interface GroupOptions {
 export const SAME_PLAYER_SKIN = 0.08;
 /** Distance taken for two groups with no skin colours to compare. */
 export const UNKNOWN_SKIN = 0.3;
+/**
+ * Without team jerseys: the distance in clothes and skin colour (see {@link groupPlayers}) below which two events are one
+ * person whatever the number of players.
+ */
+export const SAME_PERSON_LOOK = 0.3;
 
 const skinDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
@@ -288,23 +298,31 @@ export function groupPlayers(events: PlayerEvent[], opts: GroupOptions): number[
         groups.push(ng);
       }
     }
+    // Without teams, a pair's distance is its clothes' plus its skins' when both are seen.
+    const pair = (i: number, j: number): number | null => {
+      const si = events[i].skin;
+      const sj = events[j].skin;
+      const li = events[i].look;
+      const lj = events[j].look;
+      if (li && lj) return skinDist(li, lj) + (si && sj ? skinDist(si, sj) : 0);
+      return si && sj ? skinDist(si, sj) : null;
+    };
     const dist = (a: number[], b: number[]) => {
       let s = 0;
       let n = 0;
       for (const i of a) {
         for (const j of b) {
           if (cannot.has(`${i}:${j}`)) return Infinity;
-          const si = events[i].skin;
-          const sj = events[j].skin;
-          if (si && sj) {
-            s += skinDist(si, sj);
+          const d = pair(i, j);
+          if (d !== null) {
+            s += d;
             n++;
           }
         }
       }
       return n ? s / n : opts.unknown;
     };
-    const skinless = (g: number[]) => g.every((i) => !events[i].skin);
+    const skinless = (g: number[]) => g.every((i) => !events[i].skin && !events[i].look);
     for (;;) {
       if (groups.length < 2) break;
       const over = opts.teamSize !== null && groups.length > opts.teamSize;

@@ -24,6 +24,8 @@ export interface ClipScore {
    * true shooter's majority track (summed over true shooters: cohesion numerator).
    */
   idShots: number;
+  /** Matched shots whose truth names the shooter (synthetic), with a shooter track or not: `idShots` over it is how often a shooter is named. */
+  idLabelled: number;
   idTracks: number;
   idPlayers: number;
   idPure: number;
@@ -116,6 +118,7 @@ export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore
   );
   return {
     ...ident,
+    idLabelled: pairs.filter(([i]) => clip.attempts[i].shooter?.player_id !== undefined).length,
     truth: clip.attempts.length,
     detected: shots.length,
     matched: pairs.length,

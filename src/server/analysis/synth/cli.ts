@@ -17,7 +17,7 @@ import { VIEW_PRESETS } from './camera.js';
 const USAGE = `usage: npm run synth -- --out FILE.mp4 [--seed N] [--minutes M | --seconds S] [--width W --height H --fps F]
   [--camera stationary|panning] [--view ${VIEW_PRESETS.join('|')}] [--hoops 1|2] [--players 1-10]
   [--three fiba|nba|none] [--teams white-navy|red-black|yellow-purple|green-white|blue-orange]
-  [--noise 0-2] [--crf N] [--preset veryfast] [--script kind[:made|:miss],...] [--no-hoop] [--no-shots] [--off-ball-motion] [--set DIR]`;
+  [--noise 0-2] [--crf N] [--preset veryfast] [--script kind[:made|:miss],...] [--no-hoop] [--no-shots] [--off-ball-motion] [--shirts] [--set DIR]`;
 
 const SCRIPT_KINDS = new Set(['swish', 'rim_in', 'bank_in', 'rim_out', 'air_ball', 'bank_out', 'three', 'two', 'free_throw', 'made', 'miss']);
 
@@ -132,6 +132,9 @@ export function parseArgs(argv: string[]): { options: SynthOptions; out: string;
         break;
       case '--no-shots':
         o.noShots = true;
+        break;
+      case '--shirts':
+        o.shirts = true;
         break;
       case '--off-ball-motion':
         o.offBallMotion = true;

@@ -25,6 +25,8 @@ import { capsule, drawDigits, fillEllipse, fillPolygon, fillShadedDisc, strokeLi
 export interface SceneLook {
   teamColors: [RGB, RGB];
   shorts: [RGB, RGB];
+  /** A pickup game's own shirt and shorts per player id (no team jerseys, no numbers), or undefined. */
+  clothes?: ReadonlyMap<string, { shirt: RGB; shorts: RGB }>;
   boardGlass: boolean;
   boardFrame: RGB;
   pad: RGB;
@@ -267,8 +269,9 @@ export class SceneDrawer {
     const center = P(J.pelvis);
     if (center.depth <= 0.3) return;
     const sc = cam.scale(center.depth);
-    const jersey = darker(this.look.teamColors[p.team], exposure);
-    const shorts = darker(this.look.shorts[p.team], exposure);
+    const own = this.look.clothes?.get(p.id);
+    const jersey = darker(own?.shirt ?? this.look.teamColors[p.team], exposure);
+    const shorts = darker(own?.shorts ?? this.look.shorts[p.team], exposure);
     const skin = darker(p.skin, exposure);
     const skinDark = darker(p.skin, exposure * 0.82);
     const shoe = darker(p.shoe, exposure);
@@ -336,7 +339,7 @@ export class SceneDrawer {
     const torsoTop = P(v3(J.neck.x, J.neck.y, shZ));
     const torsoBot = P(v3(p.pos.x, p.pos.y, hipZ + 0.05));
     const torsoPx = torsoBot.v - torsoTop.v;
-    if (torsoPx >= 14 && Math.abs(facingCam) > 0.25) {
+    if (!own && torsoPx >= 14 && Math.abs(facingCam) > 0.25) {
       const lj = this.lightness(this.look.teamColors[p.team]);
       const numC: RGB = lj > 140 ? darker([30, 30, 60], exposure) : darker([240, 240, 235], exposure);
       const cell = torsoPx * 0.075;

@@ -5,6 +5,7 @@
 import type { Vec2, Vec3 } from './court.js';
 import type { RGB } from './raster.js';
 import type { ShotSim } from './physics.js';
+import type { Rng } from './prng.js';
 
 /** What a player's arms and legs are doing, for drawing. */
 export type PlayerPose = 'idle' | 'run' | 'dribble' | 'hold' | 'gather' | 'shoot' | 'catch' | 'defend' | 'pass';
@@ -69,6 +70,48 @@ export interface NetState {
   dirX: number;
   dirY: number;
   t0: number;
+}
+
+/**
+ * Shirt colours of a pickup game ({@link ownClothes}): each player draws one of these, no two alike, so some
+ * shirts are near (black and navy, white and light grey) as in a real gym; none is the ball's orange.
+ */
+export const SHIRT_COLORS: readonly RGB[] = [
+  [235, 235, 232],
+  [25, 25, 28],
+  [190, 30, 40],
+  [30, 70, 180],
+  [130, 132, 135],
+  [30, 120, 60],
+  [240, 195, 40],
+  [28, 38, 86],
+  [110, 25, 40],
+  [20, 130, 130],
+  [85, 40, 130],
+  [225, 110, 160],
+  [120, 175, 225],
+];
+
+/** Shorts of a pickup game: drawn with repeats. */
+export const SHORTS_COLORS: readonly RGB[] = [
+  [25, 25, 28],
+  [28, 38, 86],
+  [110, 110, 112],
+  [170, 150, 110],
+  [225, 225, 222],
+  [30, 70, 45],
+];
+
+/** Each player's own shirt (no two alike, while the palette lasts) and shorts, by player id. */
+export function ownClothes(ids: readonly string[], rng: Rng): Map<string, { shirt: RGB; shorts: RGB }> {
+  const left = [...SHIRT_COLORS];
+  const out = new Map<string, { shirt: RGB; shorts: RGB }>();
+  for (const id of ids) {
+    if (!left.length) left.push(...SHIRT_COLORS);
+    const shirt = left.splice(rng.int(0, left.length - 1), 1)[0];
+    out.set(id, { shirt, shorts: rng.pick(SHORTS_COLORS) });
+  }
+  return out;
 }
 
 export const TEAM_COLOR_PRESETS: Record<string, [RGB, RGB]> = {

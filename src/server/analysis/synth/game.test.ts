@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGroundTruth, type GroundTruthClip } from '../ground-truth.js';
 import { probeVideo, runFfmpeg } from '../../media/ffmpeg.js';
 import { shuffled } from './draw.js';
+import { ownClothes } from './entities.js';
+import { Rng } from './prng.js';
 import { renderSyntheticGame, simulateSyntheticGame, type ScriptEvent } from './render.js';
 
 function checkConsistency(clip: GroundTruthClip): void {
@@ -128,6 +130,18 @@ describe('game simulation (no video)', () => {
     expect(JSON.stringify({ ...plain, synthetic: { ...plain.synthetic, options: without } })).toBe(
       JSON.stringify({ ...clip, synthetic: { ...clip.synthetic, options: without } }),
     );
+  });
+
+  it('a pickup game dresses every player in their own shirt and plays the same game; the option is recorded only when set', () => {
+    const plain = simulateSyntheticGame({ seed: 5, durationSeconds: 40, players: 10 });
+    const pickup = simulateSyntheticGame({ seed: 5, durationSeconds: 40, players: 10, shirts: true });
+    expect(pickup.attempts).toEqual(plain.attempts);
+    expect(pickup.synthetic?.options.shirts).toBe(true);
+    expect('shirts' in (plain.synthetic?.options ?? {})).toBe(false);
+    const ids = plain.synthetic!.players!.map((p) => p.id);
+    const clothes = ownClothes(ids, new Rng(5).fork('shirts'));
+    expect(new Set([...clothes.values()].map((c) => c.shirt.join())).size).toBe(10);
+    expect(ownClothes(ids, new Rng(5).fork('shirts'))).toEqual(clothes);
   });
 
   it('noShots and noHoop clips have no attempts', () => {

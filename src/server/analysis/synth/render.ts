@@ -15,7 +15,7 @@ import { Gym, Panorama, randomGymStyle, renderStaticBackground } from './backgro
 import { Camera, presetPose, type ViewPreset } from './camera.js';
 import { courtSpec, hoopGeom, RIM_HEIGHT, RIM_RADIUS, type ThreePointLine, type Vec3 } from './court.js';
 import { SceneDrawer } from './draw.js';
-import { TEAM_COLOR_PRESETS } from './entities.js';
+import { ownClothes, TEAM_COLOR_PRESETS } from './entities.js';
 import { Game, type ScriptEvent } from './game.js';
 import { Rng } from './prng.js';
 import { createFrame, type Frame, type RGB } from './raster.js';
@@ -46,6 +46,11 @@ export interface SynthOptions {
   players?: number;
   /** Jersey colours: a preset name (`white-navy`, `red-black`, ...) or two RGB triples. */
   teamColors?: string | [RGB, RGB];
+  /**
+   * A pickup game: every player in a shirt and shorts of their own (no team jerseys, no numbers), so
+   * colours tell people apart but not teams. The game and its truth (teams included) are the same.
+   */
+  shirts?: boolean;
   /** Painted and scored 3-point line (default `fiba`, 6.75 m). */
   threePointLine?: ThreePointLine;
   /** Sensor noise strength 0..2 (default 1). */
@@ -79,6 +84,8 @@ export interface ResolvedOptions {
   hoops: 0 | 1 | 2;
   players: number;
   teamColors: [RGB, RGB];
+  /** Present only when set, so the options of the games rendered before it (and their truth files) stay as they were. */
+  shirts?: true;
   threePointLine: ThreePointLine;
   noise: number;
   crf: number;
@@ -133,6 +140,7 @@ export function resolveOptions(o: SynthOptions): ResolvedOptions {
     hoops: hoops as 0 | 1 | 2,
     players,
     teamColors,
+    ...(o.shirts ? { shirts: true as const } : {}),
     threePointLine,
     noise: o.noise ?? 1,
     crf: o.crf ?? 23,
@@ -214,6 +222,7 @@ class Session {
       {
         teamColors: opts.teamColors,
         shorts: [darken(opts.teamColors[0], 0.85), darken(opts.teamColors[1], 0.85)],
+        clothes: opts.shirts ? ownClothes(this.game.players.map((p) => p.id), root.fork('shirts')) : undefined,
         boardGlass: sceneRng.chance(0.6),
         boardFrame: sceneRng.pick<RGB>([
           [20, 20, 20],

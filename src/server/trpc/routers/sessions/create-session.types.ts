@@ -42,7 +42,7 @@ export const ZSessionOptions = z
     court_type: z.enum(['full_court', 'half_court']).optional(),
     camera_setup: z.enum(['stationary', 'panning']).optional().describe('Fixed tripod or a camera that follows play.'),
     recording_setup: z.enum(['tripod', 'handheld', 'broadcast']).optional(),
-    has_jerseys: strictJson(z.boolean()).optional().describe('Players wear numbered jerseys (default false).'),
+    has_jerseys: strictJson(z.boolean()).optional().describe('The teams wear jerseys of their own colours, so the analysis reads each player\'s team from them. Default false: the players get no team and are told apart by the colours of their clothes (a pickup game, a practice in own shirts); send `true` for a team game.'),
     num_players: strictJson(z.number().int().min(1).max(20)).optional().describe('How many different people play in the video, both teams and substitutes included. `1` is a one-player session, as `solo` is.'),
     recording_team_name: z.string().max(100).optional(),
     opponent_team_name: z.string().max(100).optional(),
