@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  jerseyLike,
   attributeTeams,
   colourDistance,
   commonColours,
@@ -199,6 +200,23 @@ async function madeShots(gap: number, unread: number | null = null, people = fal
   const teamOf = new Map(out.clusters.map((c) => [c.track_id, c.team]));
   return { dec, out, shooterTeams: actions.map((a) => teamOf.get(a.shooter_track!)) };
 }
+
+describe('jerseyLike', () => {
+  const read = (rgb: [number, number, number]) => ({ shotId: 's', team: null, sample: { colour: robustColour(...rgb), rgb, share: 0.6, box: [0, 0, 1, 1] as [number, number, number, number] } });
+  const navy: [number, number, number] = [28, 38, 86];
+  const white: [number, number, number] = [235, 235, 232];
+
+  it('takes reads in two tight colours for team jerseys, and many colours for own shirts', () => {
+    const navyToo: [number, number, number] = [30, 40, 90];
+    expect(jerseyLike([navy, white, navy, white, navy, white, navyToo].map(read))).toBe(true);
+    const shirts: Array<[number, number, number]> = [[190, 30, 40], [30, 70, 180], [240, 195, 40], [30, 120, 60], [85, 40, 130], [130, 132, 135], [20, 130, 130]];
+    expect(jerseyLike(shirts.map(read))).toBe(false);
+  });
+
+  it('says nothing on fewer than six reads', () => {
+    expect(jerseyLike([navy, white, navy, white, navy].map(read))).toBe(false);
+  });
+});
 
 describe('attributeTeams', () => {
   it('gives each shot a shooter track of the team whose jersey holds the ball', async () => {

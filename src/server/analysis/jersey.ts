@@ -577,7 +577,7 @@ export async function attributeTeams(
   }
   // Without team jerseys (a pickup game) the bodies read name people, not teams: their clothes tell them apart.
   if (players.noTeams) {
-    if (moments) identifyPlayers(out, shots, decisions, held, null, geo, players.teamSize ?? null);
+    if (moments) identifyPlayers(out, shots, decisions, held, null, geo, players.teamSize ?? null, jerseyLike(decisions) ? SAME_PLAYER_SKIN : SAME_PERSON_LOOK);
     return decisions;
   }
   const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
@@ -686,6 +686,27 @@ function voteTeam(samples: HeldBall[], teams: TeamColours): { team: 0 | 1 | null
   return { team, best };
 }
 
+/** Least body reads for {@link jerseyLike} to say anything. */
+export const JERSEY_LIKE_MIN_READS = 6;
+/** Share of the body reads within {@link JERSEY_LIKE_RADIUS} of one of two clothes colours that makes a session jersey-like. */
+export const JERSEY_LIKE_SHARE = 0.6;
+/** Robust-space distance from a centre of the two clothes colours within which a read counts for {@link jerseyLike}. */
+export const JERSEY_LIKE_RADIUS = 0.15;
+
+/**
+ * Whether the shooters' clothes, in a session said to have no team jerseys, look like two teams' jerseys anyway: at least
+ * {@link JERSEY_LIKE_SHARE} of the reads lie close to one of two colours (a team game sent without `has_jerseys`). Then
+ * people in one colour are told apart by their skin only as strictly as teammates are ({@link SAME_PLAYER_SKIN}).
+ */
+export function jerseyLike(decisions: ShooterTeam[]): boolean {
+  const reads = decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : []));
+  if (reads.length < JERSEY_LIKE_MIN_READS) return false;
+  const two = teamColours(reads);
+  if (!two) return false;
+  const near = reads.filter((r) => Math.min(colourDistance(r.c, two.centres[0]), colourDistance(r.c, two.centres[1])) < JERSEY_LIKE_RADIUS).length;
+  return near >= JERSEY_LIKE_SHARE * reads.length;
+}
+
 /** The sample with the largest share on its dominant colour, or null. */
 function clearest(samples: HeldBall[]): HeldBall | null {
   return samples.reduce<HeldBall | null>((a, h) => (!a || h.sample.share > a.sample.share ? h : a), null);
@@ -775,6 +796,7 @@ function identifyPlayers(
   teams: TeamColours | null,
   geo: DecodeGeometry,
   teamSize: number | null,
+  samePerson = SAME_PERSON_LOOK,
 ): void {
   const events: PlayerEvent[] = [];
   const meta: Array<{ shot: number; role: 'shot' | 'rebound' | 'pass'; sample: JerseySample; t: number }> = [];
@@ -827,7 +849,7 @@ function identifyPlayers(
       }
     }
   });
-  const group = groupPlayers(events, teams ? { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN } : { teamSize, cannotLink, sameBelow: SAME_PERSON_LOOK, unknown: UNKNOWN_SKIN });
+  const group = groupPlayers(events, teams ? { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN } : { teamSize, cannotLink, sameBelow: samePerson, unknown: UNKNOWN_SKIN });
   const k = Math.max(-1, ...group) + 1;
   const people: ClusterRecord[] = [];
   for (let g = 0; g < k; g++) {
