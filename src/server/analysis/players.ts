@@ -236,7 +236,7 @@ export interface PlayerEvent {
   skin: readonly number[] | null;
   /**
    * Without team jerseys: the colour of the body's clothes (the dominant colour read there, robust space), which tells
-   * people apart where there are no teams to; null when not read. Undefined with teams.
+   * people apart where no team colours do; null when not read. Undefined with teams.
    */
   look?: readonly number[] | null;
   /** Motion track at the ball then, or null: events on one motion track are one body. */
@@ -270,7 +270,8 @@ const skinDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]
 /**
  * Groups ball-holding moments into players, per team: events on one motion track start as one
  * group; then the two closest groups (mean skin-colour distance over their pairs of events with
- * skin seen; {@link GroupOptions.unknown} when none) are merged while a team has more groups than
+ * skin seen — without teams, clothes' distance plus skins' ({@link PlayerEvent.look}) —;
+ * {@link GroupOptions.unknown} when none) are merged while a team has more groups than
  * its size (a group without any skin colour first: it joins the first group it may), and after
  * that only while they are closer than {@link GroupOptions.sameBelow}.
  * Groups holding a cannot-link pair are never merged. Returns a player index per event (0, 1, …
