@@ -580,7 +580,7 @@ export async function attributeTeams(
     if (moments) identifyPlayers(out, shots, decisions, held, null, geo, players.teamSize ?? null, jerseyLike(decisions) ? SAME_PLAYER_SKIN : SAME_PERSON_LOOK);
     return decisions;
   }
-  const teams = teamColours(decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : [])));
+  const teams = teamColours(colourReads(decisions));
   if (!teams) return decisions;
   for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
   // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
@@ -686,6 +686,11 @@ function voteTeam(samples: HeldBall[], teams: TeamColours): { team: 0 | 1 | null
   return { team, best };
 }
 
+/** The bodies' colours read at the shots, weighted by their share, for {@link teamColours}. */
+function colourReads(decisions: ShooterTeam[]): Array<{ c: RobustColour; w: number }> {
+  return decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : []));
+}
+
 /** Least body reads for {@link jerseyLike} to say anything. */
 export const JERSEY_LIKE_MIN_READS = 6;
 /** Share of the body reads within {@link JERSEY_LIKE_RADIUS} of one of two clothes colours that makes a session jersey-like. */
@@ -699,7 +704,7 @@ export const JERSEY_LIKE_RADIUS = 0.15;
  * people in one colour are told apart by their skin only as strictly as teammates are ({@link SAME_PLAYER_SKIN}).
  */
 export function jerseyLike(decisions: ShooterTeam[]): boolean {
-  const reads = decisions.flatMap((d) => (d.sample?.colour ? [{ c: d.sample.colour, w: d.sample.share }] : []));
+  const reads = colourReads(decisions);
   if (reads.length < JERSEY_LIKE_MIN_READS) return false;
   const two = teamColours(reads);
   if (!two) return false;
