@@ -854,7 +854,7 @@ function identifyPlayers(
       }
     }
   });
-  const group = groupPlayers(events, teams ? { teamSize, cannotLink, sameBelow: SAME_PLAYER_SKIN, unknown: UNKNOWN_SKIN } : { teamSize, cannotLink, sameBelow: samePerson, unknown: UNKNOWN_SKIN });
+  const group = groupPlayers(events, { teamSize, cannotLink, sameBelow: teams ? SAME_PLAYER_SKIN : samePerson, unknown: UNKNOWN_SKIN });
   const k = Math.max(-1, ...group) + 1;
   const people: ClusterRecord[] = [];
   for (let g = 0; g < k; g++) {
