@@ -138,6 +138,22 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     expect((await api()).shots).toEqual(original.shots);
   });
 
+  await test.step('the Players tab pictures every player as the analysis saw them, framed in their colour', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('tab', { name: 'Players' }).click();
+    const pictures = page.getByTestId('player-picture');
+    await expect(pictures).toHaveCount(original.players.data.length);
+    // every player of the synthetic game was read at a moment in view: a picture each, decoded at its size
+    const images = pictures.locator('img');
+    await expect(images).toHaveCount(original.players.data.length);
+    await expect
+      .poll(() => images.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual(original.players.data.map(() => 120));
+    const frames = await pictures.evaluateAll((els) => els.map((e) => getComputedStyle(e).borderTopColor));
+    expect(frames.every((c) => /^rgb\(/.test(c) && c !== 'rgb(227, 227, 232)'), frames.join(' ')).toBe(true); // not the default border
+    await look(page, info, 'c4-players');
+  });
+
   await test.step('merge the first player into the last: the others keep their "Player N"; undo brings it back', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const listed = original.players.data;

@@ -78,6 +78,18 @@ describe('deriveSession', () => {
     expect(d.players.reduce((s, p) => s + p.stats.points, 0) + 2).toBe(d.totals.points);
   });
 
+  it("gives each player the colour and the moment the analysis saw them, for the dashboard's picture", () => {
+    const seen = [cluster(1, 0), { ...cluster(2, 0), jersey_rgb: [200, 16.4, 3] as [number, number, number], thumb_t: 29.5, thumb_box: [0.4, 0.3, 0.45, 0.5] as ClusterRecord['thumb_box'] }];
+    // a record without an area (no box was read) gives no moment; a track without a record neither colour nor moment
+    seen.push({ ...cluster(3, 1), thumb_box: [0.2, 0.2, 0.2, 0.4] });
+    const byTrack = Object.fromEntries(deriveSession({ actions, clusters: seen }).players.map((p) => [p.track, p]));
+    expect(byTrack[1]).toMatchObject({ colour: '#ffffff', seen: { t: 1, box: [0, 0, 0.1, 0.3] } });
+    expect(byTrack[2]).toMatchObject({ colour: '#c81003', seen: { t: 29.5, box: [0.4, 0.3, 0.45, 0.5] } });
+    expect(byTrack[3]).toMatchObject({ colour: '#ffffff', seen: null });
+    const unrecorded = deriveSession({ actions, clusters: [] }).players;
+    expect(unrecorded.map((p) => [p.colour, p.seen])).toEqual([[null, null], [null, null], [null, null]]);
+  });
+
   it('credits an assist only to a teammate whose pass ended within 3 s of the release', () => {
     const d = deriveSession({ actions, clusters });
     expect(d.shots[2].assisterTrack).toBe(1);

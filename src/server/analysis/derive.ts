@@ -50,6 +50,10 @@ export interface DerivedPlayer {
   track: number;
   teamId: number | null;
   jersey: string | null;
+  /** The clothes' colour the analysis read (`#rrggbb`), null when it read none. */
+  colour: string | null;
+  /** A moment the player was seen, for their picture: time (s) and box normalised 0–1. */
+  seen: { t: number; box: [number, number, number, number] } | null;
   stats: BoxScore;
 }
 
@@ -165,11 +169,22 @@ export function deriveSession(
   const clusterOf = new Map(artifacts.clusters.map((c) => [c.track_id, c]));
   const players: DerivedPlayer[] = [...byTrack.keys()]
     .sort((a, b) => a - b)
-    .map((track) => ({
-      track,
-      teamId: clusterOf.get(track)?.team ?? null,
-      jersey: clusterOf.get(track)?.jersey_number ?? null,
-      stats: byTrack.get(track)!,
-    }));
+    .map((track) => {
+      const c = clusterOf.get(track);
+      return {
+        track,
+        teamId: c?.team ?? null,
+        jersey: c?.jersey_number ?? null,
+        colour: c ? hexColour(c.jersey_rgb) : null,
+        seen: c && c.thumb_box[2] > c.thumb_box[0] && c.thumb_box[3] > c.thumb_box[1] ? { t: c.thumb_t, box: c.thumb_box } : null,
+        stats: byTrack.get(track)!,
+      };
+    });
   return { shots, players, totals };
+}
+
+/** `#rrggbb` of an RGB triple (0–255), null for a malformed one. */
+export function hexColour(rgb: readonly number[] | null | undefined): string | null {
+  if (!rgb || rgb.length !== 3 || !rgb.every((v) => Number.isFinite(v))) return null;
+  return `#${rgb.map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0')).join('')}`;
 }

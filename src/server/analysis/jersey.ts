@@ -625,7 +625,7 @@ export async function attributeTeams(
     if (d.team === null || !own) return;
     const c = s.shooter_track === null ? undefined : byId.get(s.shooter_track);
     if (c && c.team === d.team) return;
-    const rec = ownRecord(nextId++, d.team, own, s.release_t, geo);
+    const rec = ownRecord(nextId++, d.team, own, sampledAt(d, s, geo), geo);
     out.clusters.push(rec);
     byId.set(rec.track_id, rec);
     s.shooter_track = rec.track_id;
@@ -758,6 +758,9 @@ function recordSample(d: ShooterTeam, jerseys: Array<[number, number, number] | 
   return d.sample && rgb ? { ...d.sample, rgb, share: 0 } : null;
 }
 
+/** When a shot's body was read (the frame of its sample, before the release), so a record's thumbnail box and time agree. */
+const sampledAt = (d: ShooterTeam, s: ShotAction, geo: DecodeGeometry): number => (d.at ? Math.round((d.at.frame / geo.fps) * 1000) / 1000 : s.release_t);
+
 /** A player record for one sampled body (a shooter seen standing at release). */
 function ownRecord(id: number, team: 0 | 1 | null, sample: JerseySample, t: number, geo: DecodeGeometry): ClusterRecord {
   const [x0, y0, x1, y1] = sample.box;
@@ -814,13 +817,13 @@ function identifyPlayers(
     if (!teams && d.sample?.colour) {
       shotEvent = events.length;
       events.push({ team: 0, skin: d.sample.skin ?? null, look: d.sample.colour, track: s.shooter_track });
-      meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
+      meta.push({ shot: i, role: 'shot', sample: d.sample, t: sampledAt(d, s, geo) });
     } else if (d.sample?.colour && d.team !== null) {
       shotEvent = events.length;
       const motion = s.shooter_track !== null && oldTeam.get(s.shooter_track) === d.team ? s.shooter_track : null;
       // a body whose jersey was overruled is not the shooter: its skin would join him to another player
       events.push({ team: d.team, skin: d.overruled ? null : (d.sample.skin ?? null), track: motion });
-      meta.push({ shot: i, role: 'shot', sample: d.sample, t: s.release_t });
+      meta.push({ shot: i, role: 'shot', sample: d.sample, t: sampledAt(d, s, geo) });
     }
     // The rebounder: the body holding the ball where a flight after the miss ends, its jersey
     // voted over a few frames; when that says nothing, the moving body at the ball there
@@ -842,7 +845,7 @@ function identifyPlayers(
       const c = out.clusters.find((x) => x.track_id === s.rebounder_track)!;
       const team = nextTeam ?? rebTeam;
       events.push({ team, skin: null, track: team === rebTeam ? s.rebounder_track : null });
-      meta.push({ shot: i, role: 'rebound', sample: { colour: robustColour(...c.jersey_rgb), rgb: c.jersey_rgb, share: c.confidence, box: thumbPixels(c, geo) }, t: rebounds.get(s.id)?.t ?? s.end_t });
+      meta.push({ shot: i, role: 'rebound', sample: { colour: robustColour(...c.jersey_rgb), rgb: c.jersey_rgb, share: c.confidence, box: thumbPixels(c, geo) }, t: c.thumb_t });
     }
     const ps = held[i].pass;
     if (ps && shotEvent >= 0) {
@@ -897,7 +900,7 @@ function identifyPlayers(
     const own = recordSample(d, jerseys);
     if (shooter !== null) s.shooter_track = shooter;
     else if (d.team !== null && own && !(s.shooter_track !== null && old.get(s.shooter_track)?.team === d.team)) {
-      const rec = ownRecord(nextOwn--, d.team, own, s.release_t, geo);
+      const rec = ownRecord(nextOwn--, d.team, own, sampledAt(d, s, geo), geo);
       old.set(rec.track_id, rec);
       s.shooter_track = ref(rec.track_id);
     } else s.shooter_track = ref(s.shooter_track);

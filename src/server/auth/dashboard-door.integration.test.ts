@@ -200,8 +200,8 @@ describe('dashboard door', () => {
     const err = await apiError(dashboard(b.cookie).sessions.get({ id: created.id }));
     expect(err.status).toBe(404);
     expect((await apiError(dashboard(b.cookie).dashboard.sessions.update({ id: created.id, name: 'mine' }))).status).toBe(404);
-    expect(await dashboard(a.cookie).dashboard.sessions.playerNumbers({ id: created.id })).toEqual({}); // not processed yet: no players
-    expect((await apiError(dashboard(b.cookie).dashboard.sessions.playerNumbers({ id: created.id }))).status).toBe(404);
+    expect(await dashboard(a.cookie).dashboard.sessions.playerDetails({ id: created.id })).toEqual({}); // not processed yet: no players
+    expect((await apiError(dashboard(b.cookie).dashboard.sessions.playerDetails({ id: created.id }))).status).toBe(404);
     const otherKey = (await dashboard(a.cookie).dashboard.apiKeys.list())[0];
     expect((await apiError(dashboard(b.cookie).dashboard.apiKeys.revoke({ id: otherKey.id }))).status).toBe(404);
     // switching to an organization one is not a member of is refused by better-auth, and the door ignores a stale active id

@@ -479,6 +479,7 @@ export const mediaKeys = {
   highlightVideo: (sessionId: string, highlightId: string, name: string) => `sessions/${sessionId}/highlights/${highlightId}/${name}.mp4`,
   highlightPreview: (sessionId: string, highlightId: string, name: string) =>
     `sessions/${sessionId}/highlights/${highlightId}/preview-${name}.jpg`,
+  playerThumbnail: (sessionId: string, playerId: string) => `sessions/${sessionId}/players/${playerId}.jpg`,
   reelPrefix: (reelId: string) => `reels/${reelId}`,
   reelVideo: (reelId: string) => `reels/${reelId}/reel.mp4`,
   reelPoster: (reelId: string) => `reels/${reelId}/poster.jpg`,

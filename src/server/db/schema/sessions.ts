@@ -146,6 +146,13 @@ export const players = pgTable(
      * part of the public Player. Null for rows restored from a correction made before it existed.
      */
     number: integer('number'),
+    /**
+     * How the player looked to the analysis, for the dashboard to tell unnamed players apart (not part of
+     * the public Player): the clothes' colour as `#rrggbb`, and the storage key of a JPEG of the player
+     * at a moment they were seen. Null when the analysis read no colour or the picture could not be made.
+     */
+    colour: text('colour'),
+    thumbnailKey: text('thumbnail_key'),
   },
   (t) => [index('players_session_idx').on(t.sessionId, t.id)],
 );

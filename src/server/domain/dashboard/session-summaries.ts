@@ -112,10 +112,24 @@ async function ownSession(db: DbOrTx, opts: { organizationId: string; id: string
  * unnamed player without a jersey ("Player 3"). The numbers come from the analysis and stay when a
  * player is merged away, where a place in the list would shift; players without one are left out.
  */
-export async function playerNumbers(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<Record<string, number>> {
+/** What the dashboard shows of a player beyond the public Player: see {@link playerDetails}. */
+export interface PlayerDetails {
+  /** The player's number in the analysis, for "Player N" (null for a player restored from a correction older than it). */
+  number: number | null;
+  /** The clothes' colour the analysis read, `#rrggbb`. */
+  colour: string | null;
+  /** A signed URL of a picture of the player at a moment the analysis saw them. */
+  thumbnail: string | null;
+}
+
+/** Each player's number, colour and picture, by id, so the dashboard can tell unnamed players apart (not in the public Player). */
+export async function playerDetails(db: DbOrTx, opts: { organizationId: string; id: string }): Promise<Record<string, PlayerDetails>> {
   const own = await ownSession(db, opts);
-  const rows = await db.select({ id: players.id, number: players.number }).from(players).where(eq(players.sessionId, own.id));
-  return Object.fromEntries(rows.flatMap((r) => (r.number === null ? [] : [[r.id, r.number] as const])));
+  const rows = await db
+    .select({ id: players.id, number: players.number, colour: players.colour, thumbnailKey: players.thumbnailKey })
+    .from(players)
+    .where(eq(players.sessionId, own.id));
+  return Object.fromEntries(rows.map((r) => [r.id, { number: r.number, colour: r.colour, thumbnail: mediaUrl(r.thumbnailKey) }]));
 }
 
 /** The status, stage and progress of the session created from an upload, once there is one. */

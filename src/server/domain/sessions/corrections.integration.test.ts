@@ -5,7 +5,7 @@ import { cluster, makeProcessedSession, shotAction } from '../../../test/process
 import { makeOrg } from '../../../test/db';
 import type { ActionRecord } from '../../analysis/types';
 import { getBalance } from '../billing/credits';
-import { playerNumbers } from '../dashboard/session-summaries';
+import { playerDetails } from '../dashboard/session-summaries';
 import { applyCorrection, listCorrections, undoCorrection, type Actor, type Correction } from './corrections';
 import { createSession } from './create-session';
 import { getSession } from './read-sessions';
@@ -224,7 +224,7 @@ describe('corrections', () => {
 
   it('an unnamed player keeps his number when another is merged away, and undo brings the merged one back with his', async () => {
     const { apply, undo, db, org, id, shot, ana, bo, cy } = await setup();
-    const numbers = () => playerNumbers(db, { organizationId: org.id, id });
+    const numbers = async () => Object.fromEntries(Object.entries(await playerDetails(db, { organizationId: org.id, id })).map(([k, v]) => [k, v.number]));
     expect(await numbers()).toEqual({ [ana]: 1, [bo]: 2, [cy]: 3 });
     const merge = await apply({ kind: 'merge_players', keep: ana, remove: bo });
     expect(merge.summary).toBe('Player 2 merged into #4');

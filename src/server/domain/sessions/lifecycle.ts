@@ -88,8 +88,11 @@ export interface CompletedMedia {
 }
 
 export interface CompletedRows {
-  /** `number`: the player's place in the analysis's list, from 1 (see the players table); absent in rows built before it existed. */
-  players: Array<{ id: string; teamId: number | null; jersey: string | null; stats: BoxScoreJson; number?: number }>;
+  /**
+   * `number`: the player's place in the analysis's list, from 1 (see the players table); absent in rows built before it
+   * existed. `colour` and `thumbnailKey`: how they looked (see the players table); absent before run version 53's pipeline.
+   */
+  players: Array<{ id: string; teamId: number | null; jersey: string | null; stats: BoxScoreJson; number?: number; colour?: string | null; thumbnailKey?: string | null }>;
   shots: Array<Omit<typeof shots.$inferInsert, 'sessionId'>>;
   highlights: Array<Omit<typeof highlights.$inferInsert, 'sessionId'>>;
   totals: BoxScoreJson;

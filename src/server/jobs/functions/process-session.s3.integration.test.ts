@@ -12,6 +12,7 @@ import { startTestS3Server, type TestS3Server } from '../../../test/s3-server';
 import { renderSyntheticGame } from '../../analysis/synth/render';
 import { and, eq } from 'drizzle-orm';
 import { inngestSteps } from '../../db/schema';
+import { playerDetails } from '../../domain/dashboard/session-summaries';
 import { createSession } from '../../domain/sessions/create-session';
 import { loadSession } from '../../domain/sessions/lifecycle';
 import { getSession } from '../../domain/sessions/read-sessions';
@@ -159,6 +160,16 @@ describe('processing with media in S3-compatible storage', () => {
       const res = await fetch(presigned(artifacts[name]));
       expect(res.status).toBe(200);
       expect((await res.text()).length).toBeGreaterThan(0);
+    }
+
+    // the dashboard's picture of each player: a 120×160 JPEG in the bucket, and their clothes' colour
+    const details = await playerDetails(db, { organizationId: org.id, id: session.id });
+    expect(Object.keys(details).sort()).toEqual(s.players.data.map((p) => p.id).sort());
+    expect(s.players.data.length).toBeGreaterThanOrEqual(2);
+    for (const [id, d] of Object.entries(details)) {
+      expect(d.colour).toMatch(/^#[0-9a-f]{6}$/);
+      const picture = await probe(presigned(d.thumbnail), `${id}.jpg`);
+      expect([picture.codec, picture.width, picture.height]).toEqual(['mjpeg', 120, 160]);
     }
   }, 300_000);
 });

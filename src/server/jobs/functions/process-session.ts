@@ -5,10 +5,11 @@ import { autoRechargeDue } from '../../domain/billing/auto-recharge';
 import { logger } from '../../logger';
 import { beginStage, completeSession, endStage, failSession, markProcessing, measuredOf, recordProgress, type MeasuredVideo } from '../../domain/sessions/lifecycle';
 import { renderHighlightClips } from '../../media/clips';
+import { renderPlayerThumbnails } from '../../media/player-thumbnails';
 import { getMediaStorage } from '../../media/storage';
 import { inngest } from '../client';
 import { autoRechargeRequested, eventRecorded, sessionSubmitted } from '../events';
-import { analyseAndDerive, fetchAndProbe, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
+import { analyseAndDerive, fetchAndProbe, jobSignal, localSource, watched, workDir, type SourceStepResult } from '../pipeline/steps';
 import { renderSessionRenditions, type RenditionsOutcome } from './render-session-renditions';
 import { ProcessingFailure } from '../pipeline/source';
 
@@ -33,7 +34,7 @@ async function attempt<T>(sessionId: string, stage: string, fn: () => Promise<T>
 
 /**
  * The session pipeline (DESIGN §5): source → probe → analyse → derive (with the session
- * renditions made meanwhile in their own run) → highlight clips → settle → event. Each stage is a memoised step, so a crash or retry
+ * renditions made meanwhile in their own run) → highlight clips → player pictures → settle → event. Each stage is a memoised step, so a crash or retry
  * resumes after the last finished one; settlement and failure are idempotent
  * transactions, so nothing is charged or recorded twice. A known failure (source, limits,
  * no hoop/shots, timeout) fails the session at once; an unexpected error is retried, then
@@ -92,7 +93,7 @@ export const processSession = inngest.createFunction(
       attempt(sessionId, 'analyse', () => analyseAndDerive(db, sessionId, originalKey, probe.durationSeconds)),
     )) as Outcome<Awaited<ReturnType<typeof analyseAndDerive>>>;
     if (!analysis.ok) return fail(analysis.code, analysis.message, measured);
-    const { rows, clips, artifacts, runVersion, measuredSeconds } = analysis.value;
+    const { rows, clips, moments, artifacts, runVersion, measuredSeconds } = analysis.value;
 
     const cut = (await step.run('clips', () =>
       attempt(sessionId, 'clips', async () => {
@@ -103,6 +104,22 @@ export const processSession = inngest.createFunction(
       }),
     )) as Outcome<Awaited<ReturnType<typeof renderHighlightClips>>>;
     if (!cut.ok) return fail(cut.code, cut.message, measured);
+
+    // a picture of each player, for the dashboard to tell unnamed players apart. Best effort: a
+    // player without one is shown by their colour, and no picture fails a session (an `analyse`
+    // step memoised before pictures existed has no moments)
+    const pictures = await step.run('player-pictures', async () => {
+      if (!moments?.length) return {};
+      const signal = jobSignal();
+      try {
+        const input = await localSource(sessionId, originalKey);
+        return await renderPlayerThumbnails({ sessionId, input, probe, moments, storage: getMediaStorage(), signal });
+      } catch (err) {
+        if (signal.aborted) throw err;
+        logger.warn({ sessionId, err }, 'player pictures failed');
+        return {};
+      }
+    });
 
     const renditions = await renditionsRun;
     if (!renditions.ok) return fail(renditions.code, renditions.message, measured);
@@ -121,6 +138,7 @@ export const processSession = inngest.createFunction(
         media: { width: probe.width, height: probe.height, fps: probe.fps, video: { ...video, original: originalKey }, artifacts },
         rows: {
           ...rows,
+          players: rows.players.map((p) => ({ ...p, thumbnailKey: (pictures as Record<string, string>)[p.id] ?? null })),
           highlights: rows.highlights.map((h) => {
             const media = byId.get(h.id!);
             return media ? { ...h, video: media.video, preview: media.preview, lengthSeconds: media.lengthSeconds ?? h.lengthSeconds } : h;

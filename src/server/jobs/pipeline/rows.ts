@@ -1,6 +1,7 @@
 import type { DerivedSession } from '../../analysis/derive';
 import { newId } from '../../domain/ids';
 import type { CompletedRows } from '../../domain/sessions/lifecycle';
+import type { PlayerMoment } from '../../media/player-thumbnails';
 
 /** Seconds of play kept before the release and after the ball reaches the rim in a highlight. */
 export const CLIP_LEAD_SECONDS = 3;
@@ -18,16 +19,24 @@ export interface ClipSpec {
 
 /**
  * Turns a derivation into database rows with fresh ids (shots, one highlight per shot,
- * players, totals) and the clip windows to cut. Runs once, inside a memoised step, so a
+ * players, totals), the clip windows to cut and the moments to picture each player at. Runs once, inside a memoised step, so a
  * retried pipeline reuses the same ids.
  */
 export function buildSessionRows(
   derived: DerivedSession,
   opts: { durationSeconds: number; balls: Array<{ t: number; x: number; y: number }>; hoop?: [number, number] | null },
-): { rows: CompletedRows; clips: ClipSpec[] } {
+): { rows: CompletedRows; clips: ClipSpec[]; moments: PlayerMoment[] } {
   const playerIdByTrack = new Map(derived.players.map((p) => [p.track, newId('player')]));
   const pid = (track: number | null) => (track === null ? null : (playerIdByTrack.get(track) ?? null));
-  const players = derived.players.map((p, i) => ({ id: playerIdByTrack.get(p.track)!, teamId: p.teamId, jersey: p.jersey, stats: p.stats, number: i + 1 }));
+  const players = derived.players.map((p, i) => ({
+    id: playerIdByTrack.get(p.track)!,
+    teamId: p.teamId,
+    jersey: p.jersey,
+    stats: p.stats,
+    number: i + 1,
+    colour: p.colour,
+  }));
+  const moments = derived.players.flatMap((p) => (p.seen ? [{ playerId: playerIdByTrack.get(p.track)!, ...p.seen }] : []));
   const shots: CompletedRows['shots'] = [];
   const highlights: CompletedRows['highlights'] = [];
   const clips: ClipSpec[] = [];
@@ -74,5 +83,5 @@ export function buildSessionRows(
     if (focus.length === 0 && s.shotImageNormed) focus.push({ t: s.startSeconds, x: s.shotImageNormed[0], y: s.shotImageNormed[1] });
     clips.push({ highlightId, start: round(start), end: round(end), focus, previewAt: Math.min(end, s.rimSeconds) });
   }
-  return { rows: { players, shots, highlights, totals: derived.totals }, clips };
+  return { rows: { players, shots, highlights, totals: derived.totals }, clips, moments };
 }

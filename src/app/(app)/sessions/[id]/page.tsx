@@ -60,14 +60,14 @@ function useAllChildren(session: Session | undefined) {
         }
         return items;
       }
-      const [shots, highlights, listed, numbers] = await Promise.all([
+      const [shots, highlights, listed, details] = await Promise.all([
         all(s.shots, (after) => client.sessions.shots.query({ id: s.id, limit: 100, starting_after: after })),
         all(s.highlights, (after) => client.sessions.highlights.query({ id: s.id, limit: 100, starting_after: after })),
         all(s.players, (after) => client.sessions.players.query({ id: s.id, limit: 100, starting_after: after })),
-        client.dashboard.sessions.playerNumbers.query({ id: s.id }),
+        client.dashboard.sessions.playerDetails.query({ id: s.id }),
       ]);
-      // the dashboard's number of each player, for "Player N" (not in the public Player)
-      const players: Player[] = listed.map((p) => ({ ...p, number: numbers[p.id] ?? null }));
+      // the dashboard's number ("Player N"), colour and picture of each player (not in the public Player)
+      const players: Player[] = listed.map((p) => ({ ...p, ...(details[p.id] ?? { number: null, colour: null, thumbnail: null }) }));
       return { shots, highlights, players };
     },
   });

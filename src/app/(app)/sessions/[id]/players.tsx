@@ -7,6 +7,19 @@ import { looksSplit, playerLabel, teamLabel, type Player } from './types';
 /** Team choices: the two teams the analyser splits players into, or none. */
 const TEAMS: Array<number | null> = [0, 1, null];
 
+/**
+ * How the player looked: the analysis's picture of them, framed in the colour of their clothes; the colour alone
+ * when there is no picture; an empty frame when neither was read.
+ */
+export function PlayerPicture({ p }: { p: Player }) {
+  const style = p.colour ? { borderColor: p.colour, background: p.colour } : undefined;
+  return (
+    <span className="player-pic" style={style} title={p.colour ? `Clothes colour ${p.colour}` : undefined} data-testid="player-picture">
+      {p.thumbnail ? <img src={p.thumbnail} alt={`${playerLabel(p)} as seen in the video`} width={60} height={80} loading="lazy" /> : null}
+    </span>
+  );
+}
+
 function PlayerRow({ sessionId, p }: { sessionId: string; p: Player }) {
   const fix = useCorrections(sessionId);
   const [name, setName] = useState(p.name ?? '');
@@ -20,6 +33,9 @@ function PlayerRow({ sessionId, p }: { sessionId: string; p: Player }) {
   };
   return (
     <tr>
+      <td style={{ width: 84 }}>
+        <PlayerPicture p={p} />
+      </td>
       <td style={{ width: 90 }}>
         <input
           className="input"
@@ -73,7 +89,7 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
       <div className="card-head">
         <div>
           <h3>Players</h3>
-          <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Merge duplicates on the Corrections tab.</p>
+          <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Each picture is a moment the analysis saw the player, framed in the colour of their clothes: merge duplicates on the Corrections tab.</p>
         </div>
       </div>
       {looksSplit(players) && (
@@ -91,6 +107,9 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
         <table className="table">
           <thead>
             <tr>
+              <th>
+                <span className="sr-only">Picture</span>
+              </th>
               <th>Jersey</th>
               <th>Name</th>
               <th>Team</th>

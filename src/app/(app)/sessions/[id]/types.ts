@@ -1,11 +1,12 @@
 import { playerName } from '@/server/domain/sessions/player-label';
+import type { PlayerDetails } from '@/server/domain/dashboard/session-summaries';
 import type { Outputs } from '../../../_lib/trpc';
 
 export type Session = Outputs['sessions']['get'];
 export type Shot = Session['shots']['data'][number];
 export type Highlight = Session['highlights']['data'][number];
-/** A player as the API gives it, with the dashboard's number for labelling an unnamed one (null when it has none). */
-export type Player = Session['players']['data'][number] & { number: number | null };
+/** A player as the API gives it, with what the dashboard adds to tell unnamed players apart (number, colour, picture: null when there is none). */
+export type Player = Session['players']['data'][number] & PlayerDetails;
 export type BoxScore = Session['totals'];
 
 /** How a player is called in lists ({@link playerName}: name, else jersey, else their number from the analysis). */

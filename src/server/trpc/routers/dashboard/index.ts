@@ -14,7 +14,7 @@ import {
   listReelsRoute,
   revokeReelShareRoute,
 } from './reels';
-import { getSessionSummaryRoute, listSessionSummariesRoute, playerNumbersRoute, updateSessionRoute } from './sessions';
+import { getSessionSummaryRoute, listSessionSummariesRoute, playerDetailsRoute, updateSessionRoute } from './sessions';
 import { getUploadRoute, sampleGameStatusRoute, startSampleGameRoute } from './uploads';
 
 /**
@@ -35,7 +35,7 @@ export const dashboardRouter = router({
     updateAutoRecharge: updateAutoRechargeRoute,
   }),
   apiKeys: router({ list: listApiKeysRoute, create: createApiKeyRoute, revoke: revokeApiKeyRoute }),
-  sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, playerNumbers: playerNumbersRoute }),
+  sessions: router({ list: listSessionSummariesRoute, get: getSessionSummaryRoute, update: updateSessionRoute, playerDetails: playerDetailsRoute }),
   uploads: router({ get: getUploadRoute }),
   highlights: router({ list: listManualHighlightsRoute, create: createManualHighlightRoute, delete: deleteManualHighlightRoute }),
   reels: router({

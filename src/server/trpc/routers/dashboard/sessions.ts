@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { updateSessionDetails } from '../../../domain/dashboard/session-edits';
-import { getSessionSummary, listSessionSummaries, playerNumbers } from '../../../domain/dashboard/session-summaries';
+import { getSessionSummary, listSessionSummaries, playerDetails } from '../../../domain/dashboard/session-summaries';
 import { listParamsShape, oneCursor } from '../../schemas/list';
 import { SESSION_STATUSES } from '../../schemas/session';
 import { orgProcedure } from '../../procedures';
@@ -24,10 +24,10 @@ export const getSessionSummaryRoute = orgProcedure
   .input(z.object({ id: z.string().max(64) }).strict())
   .query(({ ctx, input }) => getSessionSummary(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));
 
-/** Each player's number for the dashboard's "Player N" labels (not in the public Player). */
-export const playerNumbersRoute = orgProcedure
+/** Each player's number ("Player N"), colour and picture, for the dashboard to tell unnamed players apart (not in the public Player). */
+export const playerDetailsRoute = orgProcedure
   .input(z.object({ id: z.string().max(64) }).strict())
-  .query(({ ctx, input }) => playerNumbers(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));
+  .query(({ ctx, input }) => playerDetails(ctx.db, { organizationId: ctx.auth.organizationId, id: input.id }));
 
 /** A coach renames a session, edits its metadata or moves it to another group. */
 export const updateSessionRoute = orgProcedure
