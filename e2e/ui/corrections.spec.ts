@@ -180,4 +180,31 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await page.getByRole('tab', { name: 'Box score' }).click();
     await expect.poll(boxLabels).toEqual([...labels].sort());
   });
+
+  await test.step('on the Players tab, "Same person as…" merges a player into another, picture and all; undo brings it back', async () => {
+    const listed = original.players.data;
+    const last = `Player ${listed.length}`;
+    await page.getByRole('tab', { name: 'Players' }).click();
+    const pictures = page.getByTestId('player-picture');
+    await expect(pictures).toHaveCount(listed.length);
+    await page.getByLabel(`Merge ${last} into`).selectOption(listed[0].id);
+    await expect(pictures).toHaveCount(listed.length - 1);
+    await expect(page.getByLabel(`Merge ${last} into`)).toHaveCount(0);
+    const merged = await api();
+    expect(merged.players.data.map((p) => p.id)).toEqual(listed.slice(0, -1).map((p) => p.id));
+    // the survivor has both players' shots
+    const sum = (s: ApiSession, ids: string[]) => s.players.data.filter((p) => ids.includes(p.id)).reduce((a, p) => a + p.stats.points, 0);
+    expect(sum(merged, [listed[0].id])).toBe(sum(original, [listed[0].id, listed[listed.length - 1].id]));
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    const history = page.getByTestId('correction-history');
+    await expect(history.locator('li').first()).toContainText(`${last} merged into Player 1`);
+    await history.locator('li').first().getByRole('button', { name: /^Undo/ }).click();
+    await expect.poll(async () => (await api()).players).toEqual(original.players);
+    await page.getByRole('tab', { name: 'Players' }).click();
+    await expect(pictures).toHaveCount(listed.length);
+    // the box score names each player beside a small picture of them
+    await page.getByRole('tab', { name: 'Box score' }).click();
+    await expect(page.getByTestId('team-box-score').locator('tbody .player-pic img')).toHaveCount(listed.length);
+    await look(page, info, 'c5-box-score');
+  });
 });

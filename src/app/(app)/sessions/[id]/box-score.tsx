@@ -1,5 +1,6 @@
 'use client';
 
+import { PlayerPicture } from './player-picture';
 import { playerLabel, teamLabel, type BoxScore, type Player, type Session } from './types';
 
 const ZERO: BoxScore = { points: 0, fg_2pt_att: 0, fg_2pt_make: 0, fg_3pt_att: 0, fg_3pt_make: 0, ft_att: 0, ft_make: 0, assist: 0, rebound: 0 };
@@ -65,7 +66,12 @@ export function BoxScoreTables({ session, players }: { session: Session; players
                 <tbody>
                   {list.map((p) => (
                     <tr key={p.id}>
-                      <td>{playerLabel(p)}</td>
+                      <td>
+                        <span className="player-name">
+                          <PlayerPicture p={p} small />
+                          {playerLabel(p)}
+                        </span>
+                      </td>
                       <StatCells s={p.stats} />
                     </tr>
                   ))}

@@ -2,25 +2,14 @@
 
 import { useState } from 'react';
 import { useCorrections } from './corrections';
+import { PlayerOptions } from './player-options';
+import { PlayerPicture } from './player-picture';
 import { looksSplit, playerLabel, teamLabel, type Player } from './types';
 
 /** Team choices: the two teams the analyser splits players into, or none. */
 const TEAMS: Array<number | null> = [0, 1, null];
 
-/**
- * How the player looked: the analysis's picture of them, framed in the colour of their clothes; the colour alone
- * when there is no picture; an empty frame when neither was read.
- */
-export function PlayerPicture({ p }: { p: Player }) {
-  const style = p.colour ? { borderColor: p.colour, background: p.colour } : undefined;
-  return (
-    <span className="player-pic" style={style} title={p.colour ? `Clothes colour ${p.colour}` : undefined} data-testid="player-picture">
-      {p.thumbnail ? <img src={p.thumbnail} alt={`${playerLabel(p)} as seen in the video`} width={60} height={80} loading="lazy" /> : null}
-    </span>
-  );
-}
-
-function PlayerRow({ sessionId, p }: { sessionId: string; p: Player }) {
+function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; players: Player[] }) {
   const fix = useCorrections(sessionId);
   const [name, setName] = useState(p.name ?? '');
   const [jersey, setJersey] = useState(p.jersey ?? '');
@@ -77,6 +66,21 @@ function PlayerRow({ sessionId, p }: { sessionId: string; p: Player }) {
         </select>
       </td>
       <td className="num">{p.stats.points}</td>
+      <td>
+        {players.length > 1 && (
+          <select
+            className="select"
+            style={{ maxWidth: 170 }}
+            aria-label={`Merge ${playerLabel(p)} into`}
+            value=""
+            disabled={fix.pending}
+            onChange={(e) => e.target.value && fix.apply({ kind: 'merge_players', keep: e.target.value, remove: p.id })}
+          >
+            <option value="">Same person as…</option>
+            <PlayerOptions players={players.filter((o) => o.id !== p.id)} />
+          </select>
+        )}
+      </td>
     </tr>
   );
 }
@@ -89,7 +93,7 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
       <div className="card-head">
         <div>
           <h3>Players</h3>
-          <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Each picture is a moment the analysis saw the player, framed in the colour of their clothes: merge duplicates on the Corrections tab.</p>
+          <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Each picture is a moment the analysis saw the player, outlined, framed in the colour of their clothes. Listed twice? Pick <em>Same person as…</em> to merge the two; Undo is in the Corrections tab’s history.</p>
         </div>
       </div>
       {looksSplit(players) && (
@@ -97,7 +101,7 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
           <div className="notice notice-info" role="note" data-testid="players-split">
             <div>
               <strong>The same person may be listed several times.</strong>
-              The analysis does not recognise someone who left the view or stood still. Merge duplicates on the Corrections tab;
+              The analysis does not recognise someone who left the view or stood still. Merge duplicates with <em>Same person as…</em>;
               for a video of one shooter, choose <em>Solo shooting practice</em> when you submit it, and every shot is theirs.
             </div>
           </div>
@@ -114,11 +118,14 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
               <th>Name</th>
               <th>Team</th>
               <th className="num">PTS</th>
+              <th>
+                <span className="sr-only">Merge</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {players.map((p) => (
-              <PlayerRow key={`${p.id}:${p.name}:${p.jersey}`} sessionId={sessionId} p={p} />
+              <PlayerRow key={`${p.id}:${p.name}:${p.jersey}`} sessionId={sessionId} p={p} players={players} />
             ))}
           </tbody>
         </table>
