@@ -86,6 +86,10 @@ test('errors: the spec shape for invalid bodies, unknown ids, other organization
   await expectError(await request.post(url, { headers: org.auth, data: { kind: 'promote', shot } }), 400, 'parameter_invalid', 'kind');
   await expectError(await request.post(url, { headers: org.auth, data: { kind: 'set_team', player: 'plr_x', team_id: 12 } }), 400, 'parameter_invalid', 'team_id');
   await expectError(await request.post(url, { headers: org.auth, data: { kind: 'delete_shot', shot: 'shot_nope' } }), 404, 'resource_missing', 'shot');
+  const [keep] = original.players.data.map((p: any) => p.id);
+  await expectError(await request.post(url, { headers: org.auth, data: { kind: 'merge_players', keep, remove: [] } }), 400, 'parameter_invalid', 'remove');
+  await expectError(await request.post(url, { headers: org.auth, data: { kind: 'merge_players', keep, remove: [keep] } }), 400, 'parameter_invalid', 'remove');
+  await expectError(await request.post(url, { headers: org.auth, data: { kind: 'merge_players', keep, remove: ['plr_nope'] } }), 404, 'resource_missing', 'remove');
   await expectError(await request.post(`${url}/corr_nope/undo`, { headers: org.auth }), 404, 'resource_missing', 'correction');
 
   const other = await createOrg();

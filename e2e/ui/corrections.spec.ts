@@ -202,6 +202,21 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await expect.poll(async () => (await api()).players).toEqual(original.players);
     await page.getByRole('tab', { name: 'Players' }).click();
     await expect(pictures).toHaveCount(listed.length);
+
+    // a video of one shooter: "All one person…" merges every player into one in a single correction, undone at once
+    await page.getByRole('button', { name: 'All one person…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(`Merge all ${listed.length} players into`);
+    await dialog.getByRole('button', { name: 'Merge all' }).click();
+    await expect(pictures).toHaveCount(1);
+    const one = await api();
+    expect(one.players.data).toHaveLength(1);
+    expect(one.players.data[0].stats.points).toBe(original.shots.data.filter((x) => x.players.scorer).reduce((n, x) => n + (x.points ?? 0), 0));
+    await page.getByRole('tab', { name: 'Corrections' }).click();
+    await expect(history.locator('li').first()).toContainText('merged into');
+    await history.locator('li').first().getByRole('button', { name: /^Undo/ }).click();
+    await expect.poll(async () => (await api()).players).toEqual(original.players);
+
     // the box score names each player beside a small picture of them
     await page.getByRole('tab', { name: 'Box score' }).click();
     await expect(page.getByTestId('team-box-score').locator('tbody .player-pic img')).toHaveCount(listed.length);

@@ -271,6 +271,26 @@ describe('corrections', () => {
     expect(await get()).toEqual(original);
   });
 
+  it('merges a list of players into one in one correction (every shot theirs), undone at once; refuses a list naming keep, twice, or nobody', async () => {
+    const { apply, undo, get, ana, bo, cy } = await setup();
+    const original = await get();
+    const all = await apply({ kind: 'merge_players', keep: cy, remove: [ana, bo] });
+    expect(all.summary).toBe('#4 and Player 2 merged into Player 3'); // Ana plays in jersey 4
+    const merged = await get();
+    expect(merged.players.data.map((p) => p.id)).toEqual([cy]);
+    // the scorer of every attributed shot, with their points; an assist to oneself is no assist
+    expect(merged.players.data[0].stats).toMatchObject({ points: 2 + 3 + 1, assist: 0, rebound: 1 });
+    expect(merged.shots.data.filter((x) => x.players.scorer).every((x) => x.players.scorer === cy)).toBe(true);
+    expectConsistent(merged, 2);
+    await undo(all.id);
+    expect(await get()).toEqual(original);
+    for (const remove of [[ana, cy], [ana, ana], []]) {
+      await expect(apply({ kind: 'merge_players', keep: cy, remove })).rejects.toMatchObject({ code: 'parameter_invalid', status: 400, param: 'remove' });
+    }
+    await expect(apply({ kind: 'merge_players', keep: cy, remove: [ana, 'plr_nope'] })).rejects.toMatchObject({ status: 404, param: 'remove' });
+    expect(await get()).toEqual(original);
+  });
+
   it('rejects what cannot be right: 404 for other organizations and unknown ids, 409 before processing, 400 for invalid or empty corrections', async () => {
     const { apply, shot, ana, bo, db, id } = await setup();
     const other = await makeOrg();

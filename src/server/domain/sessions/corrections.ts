@@ -37,7 +37,7 @@ export type Correction =
   | { kind: 'rename_player'; player: string; name: string | null }
   | { kind: 'set_jersey'; player: string; jersey: string | null }
   | { kind: 'set_team'; player: string; team_id: number | null }
-  | { kind: 'merge_players'; keep: string; remove: string };
+  | { kind: 'merge_players'; keep: string; remove: string | string[] };
 
 export type CorrectionKind = Correction['kind'];
 export const CORRECTION_KINDS = [
@@ -287,22 +287,29 @@ export function applyToState(state: State, c: Correction, session: Pick<SessionR
       return `${label(p.id)}: ${team(was)} → ${team(c.team_id)}`;
     }
     case 'merge_players': {
-      if (c.keep === c.remove) throw invalid('Pick two different players.', 'remove');
+      const ids = Array.isArray(c.remove) ? c.remove : [c.remove];
+      if (ids.length === 0) throw invalid('Pick a player to merge.', 'remove');
+      if (ids.includes(c.keep)) throw invalid('Pick two different players.', 'remove');
+      if (new Set(ids).size !== ids.length) throw invalid('A player is named twice in `remove`.', 'remove');
       const keep = playerOf(c.keep, 'keep');
-      const remove = playerOf(c.remove, 'remove');
-      const summary = `${label(remove.id)} merged into ${label(keep.id)}`;
-      for (const s of state.shots) {
-        if (s.scorerId === remove.id) s.scorerId = keep.id;
-        if (s.assisterId === remove.id) s.assisterId = keep.id;
-        if (s.rebounderId === remove.id) s.rebounderId = keep.id;
-        if (s.assisterId !== null && s.assisterId === s.scorerId) s.assisterId = null;
+      const removed = ids.map((id) => playerOf(id, 'remove'));
+      const names = removed.map((p) => label(p.id));
+      const who = names.length === 1 ? names[0] : names.length <= 3 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+      const summary = `${who} merged into ${label(keep.id)}`;
+      for (const remove of removed) {
+        for (const s of state.shots) {
+          if (s.scorerId === remove.id) s.scorerId = keep.id;
+          if (s.assisterId === remove.id) s.assisterId = keep.id;
+          if (s.rebounderId === remove.id) s.rebounderId = keep.id;
+          if (s.assisterId !== null && s.assisterId === s.scorerId) s.assisterId = null;
+        }
+        for (const h of state.highlights) if (h.playerId === remove.id && !followsShot(h)) h.playerId = keep.id;
+        keep.name ??= remove.name;
+        keep.jersey ??= remove.jersey;
+        keep.teamId ??= remove.teamId;
+        keep.userId ??= remove.userId;
       }
-      for (const h of state.highlights) if (h.playerId === remove.id && !followsShot(h)) h.playerId = keep.id;
-      keep.name ??= remove.name;
-      keep.jersey ??= remove.jersey;
-      keep.teamId ??= remove.teamId;
-      keep.userId ??= remove.userId;
-      state.players = state.players.filter((p) => p !== remove);
+      state.players = state.players.filter((p) => !removed.includes(p));
       return summary;
     }
   }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmModal } from '../../../_components/ui';
 import { useCorrections } from './corrections';
 import { PlayerOptions } from './player-options';
 import { PlayerPicture } from './player-picture';
@@ -85,6 +86,38 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
   );
 }
 
+const attempts = (p: Player) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
+
+/**
+ * "All one person": a video of one shooter submitted as a game lists them several times; one correction merges every
+ * player into the one with the most attempts (the first of them on a tie), undone at once from the history.
+ */
+function AllOnePerson({ sessionId, players }: { sessionId: string; players: Player[] }) {
+  const fix = useCorrections(sessionId);
+  const [open, setOpen] = useState(false);
+  const keep = players.reduce((a, p) => (attempts(p) > attempts(a) ? p : a), players[0]);
+  const others = players.filter((p) => p !== keep);
+  return (
+    <>
+      <button type="button" className="btn btn-sm" onClick={() => setOpen(true)} disabled={fix.pending}>
+        All one person…
+      </button>
+      <ConfirmModal
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Merge all ${players.length} players into ${playerLabel(keep)}?`}
+        description="For a video of one shooter: every shot, rebound and highlight becomes theirs. You can undo it from the Corrections tab’s history."
+        confirmLabel="Merge all"
+        pending={fix.pending}
+        onConfirm={() => {
+          fix.apply({ kind: 'merge_players', keep: keep.id, remove: others.map((p) => p.id) });
+          setOpen(false);
+        }}
+      />
+    </>
+  );
+}
+
 /** Names, jerseys and teams, editable by any member: each change is a correction (saved on blur or Enter, undoable from the history). */
 export function Players({ sessionId, players }: { sessionId: string; players: Player[] }) {
   if (players.length === 0) return <p className="muted">No players were identified in this video.</p>;
@@ -95,6 +128,7 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
           <h3>Players</h3>
           <p>Name the players, set their jersey numbers and teams; highlights, the shot chart and box scores use them. Each picture is a moment the analysis saw the player, outlined, framed in the colour of their clothes. Listed twice? Pick <em>Same person as…</em> to merge the two; Undo is in the Corrections tab’s history.</p>
         </div>
+        {players.length > 1 && <AllOnePerson sessionId={sessionId} players={players} />}
       </div>
       {looksSplit(players) && (
         <div className="card-body">
@@ -102,7 +136,8 @@ export function Players({ sessionId, players }: { sessionId: string; players: Pl
             <div>
               <strong>The same person may be listed several times.</strong>
               The analysis does not recognise someone who left the view or stood still. Merge duplicates with <em>Same person as…</em>;
-              for a video of one shooter, choose <em>Solo shooting practice</em> when you submit it, and every shot is theirs.
+              for a video of one shooter, <em>All one person…</em> merges them all (next time, choose <em>Solo shooting practice</em> when you
+              submit it, and every shot is theirs).
             </div>
           </div>
         </div>

@@ -3,6 +3,9 @@ import { CORRECTION_KINDS, MAX_TEAM_ID, SHOT_TYPES, type Correction } from '../.
 import type { SwishMeta } from '../../init';
 import { listEnvelope, listParamsShape, oneCursor } from '../../schemas/list';
 
+/** Most players one `merge_players` removes (a session lists at most a few dozen). */
+const MAX_MERGE = 100;
+
 const ZSessionId = z.string().max(64).describe('A session id (`sess_…`).');
 const shotId = z.string().max(64).describe('A shot of the session (`shot_…`).');
 const playerId = (what: string) => z.string().max(64).nullable().describe(`${what} (\`plr_…\`), or null for nobody.`);
@@ -26,7 +29,7 @@ const correctionShape = {
   kind: z
     .enum(CORRECTION_KINDS)
     .describe(
-      'What to correct. `set_made` {shot, made} · `set_shot_type` {shot, type} · `set_shooter` / `set_assister` / `set_rebounder` {shot, player} · `delete_shot` {shot} · `add_shot` {time_seconds, shooter?, type?, made?} (a missed 2 by nobody unless said otherwise) · `rename_player` {player, name} · `set_jersey` {player, jersey} · `set_team` {player, team_id} · `merge_players` {keep, remove}.',
+      'What to correct. `set_made` {shot, made} · `set_shot_type` {shot, type} · `set_shooter` / `set_assister` / `set_rebounder` {shot, player} · `delete_shot` {shot} · `add_shot` {time_seconds, shooter?, type?, made?} (a missed 2 by nobody unless said otherwise) · `rename_player` {player, name} · `set_jersey` {player, jersey} · `set_team` {player, team_id} · `merge_players` {keep, remove} (remove: one player or a list).',
     ),
   shot: shotId.optional(),
   made: z.boolean().optional().describe('`set_made`: made (true) or missed (false). `add_shot`: default false.'),
@@ -38,7 +41,10 @@ const correctionShape = {
   jersey: z.string().max(8).nullable().optional().describe('`set_jersey`: the jersey number; null or blank clears it.'),
   team_id: z.number().int().min(0).max(MAX_TEAM_ID).nullable().optional().describe('`set_team`: 0 or 1 (up to 9), or null for no team.'),
   keep: z.string().max(64).optional().describe('`merge_players`: the player that stays (`plr_…`).'),
-  remove: z.string().max(64).optional().describe('`merge_players`: the same person’s other player, removed; their shots, assists and rebounds move to `keep`.'),
+  remove: z
+    .union([z.string().max(64), z.array(z.string().max(64)).min(1).max(MAX_MERGE)])
+    .optional()
+    .describe(`\`merge_players\`: the same person’s other player, removed; their shots, assists and rebounds move to \`keep\`. A list (up to ${MAX_MERGE}) merges them all in one correction, undone at once.`),
 };
 
 /** Every field its kind needs, none it does not. */
