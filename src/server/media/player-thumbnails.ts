@@ -72,11 +72,14 @@ export async function renderPlayerThumbnails(opts: {
     for (const m of opts.moments) {
       opts.signal?.throwIfAborted();
       const crop = thumbnailCrop(m.box, probe);
+      const o = crop.outline;
       const out = join(work, `${m.playerId}.jpg`);
       const filters = [
         ...(probe.interlaced ? [DEINTERLACE] : []),
         `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}`,
-        `drawbox=x=${crop.outline.x}:y=${crop.outline.y}:w=${crop.outline.width}:h=${crop.outline.height}:color=white@0.9:t=${crop.outline.thickness}`,
+        // white on a dark edge: it shows on a white wall as on a dark floor
+        `drawbox=x=${o.x - o.thickness}:y=${o.y - o.thickness}:w=${o.width + 2 * o.thickness}:h=${o.height + 2 * o.thickness}:color=black@0.6:t=${o.thickness}`,
+        `drawbox=x=${o.x}:y=${o.y}:w=${o.width}:h=${o.height}:color=white@0.9:t=${o.thickness}`,
         `scale=${PLAYER_THUMBNAIL.width}:${PLAYER_THUMBNAIL.height}`,
         ...(probe.hdr ? [toSdrFilter(probe.hdr, 'bt470bg')] : []),
         'setsar=1',
