@@ -203,7 +203,7 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await page.getByRole('tab', { name: 'Players' }).click();
     await expect(pictures).toHaveCount(listed.length);
 
-    // a video of one shooter: "All one person…" merges every player into one in a single correction, undone at once
+    // a video of one shooter: "All one person…" makes it one player's in a single correction, undone at once
     await page.getByRole('button', { name: 'All one person…' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(`Merge all ${listed.length} players into`);
@@ -211,7 +211,10 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await expect(pictures).toHaveCount(1);
     const one = await api();
     expect(one.players.data).toHaveLength(1);
-    expect(one.players.data[0].stats.points).toBe(original.shots.data.filter((x) => x.players.scorer).reduce((n, x) => n + (x.points ?? 0), 0));
+    // every shot is theirs, those without a shooter too, and nobody assisted
+    expect(one.players.data[0].stats.points).toBe(original.totals.points);
+    expect(one.shots.data.every((x) => x.players.scorer === one.players.data[0].id)).toBe(true);
+    expect(one.totals.assist).toBe(0);
     await page.getByRole('tab', { name: 'Corrections' }).click();
     await expect(history.locator('li').first()).toContainText('merged into');
     await history.locator('li').first().getByRole('button', { name: /^Undo/ }).click();

@@ -291,6 +291,22 @@ describe('corrections', () => {
     expect(await get()).toEqual(original);
   });
 
+  it('solo: every player merged into one, who gets every shot (those without a shooter too) and no assists; undone at once', async () => {
+    const { apply, undo, get, ana, bo, cy } = await setup();
+    const original = await get();
+    await expect(apply({ kind: 'merge_players', keep: cy, remove: [ana], solo: true })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'solo' });
+    const solo = await apply({ kind: 'merge_players', keep: cy, remove: [ana, bo], solo: true });
+    expect(solo.summary).toBe('#4 and Player 2 merged into Player 3: every shot is theirs');
+    const s = await get();
+    expect(s.players.data.map((p) => p.id)).toEqual([cy]);
+    expect(s.shots.data.every((x) => x.players.scorer === cy && x.players.assister === null)).toBe(true);
+    expect(s.players.data[0].stats).toEqual({ ...s.totals, assist: 0 });
+    expect(s.totals).toMatchObject({ points: 8, assist: 0, rebound: 1 });
+    expectConsistent(s, 2);
+    await undo(solo.id);
+    expect(await get()).toEqual(original);
+  });
+
   it('rejects what cannot be right: 404 for other organizations and unknown ids, 409 before processing, 400 for invalid or empty corrections', async () => {
     const { apply, shot, ana, bo, db, id } = await setup();
     const other = await makeOrg();

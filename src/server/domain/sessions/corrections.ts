@@ -37,7 +37,7 @@ export type Correction =
   | { kind: 'rename_player'; player: string; name: string | null }
   | { kind: 'set_jersey'; player: string; jersey: string | null }
   | { kind: 'set_team'; player: string; team_id: number | null }
-  | { kind: 'merge_players'; keep: string; remove: string | string[] };
+  | { kind: 'merge_players'; keep: string; remove: string | string[]; solo?: boolean };
 
 export type CorrectionKind = Correction['kind'];
 export const CORRECTION_KINDS = [
@@ -310,6 +310,16 @@ export function applyToState(state: State, c: Correction, session: Pick<SessionR
         keep.userId ??= remove.userId;
       }
       state.players = state.players.filter((p) => !removed.includes(p));
+      if (c.solo) {
+        // one person played: every shot is theirs, and nobody passed to them (as a `solo` session is analysed)
+        if (state.players.length > 1) throw invalid('`solo` merges every other player: name them all in `remove`.', 'solo');
+        for (const s of state.shots) {
+          s.scorerId = keep.id;
+          s.assisterId = null;
+          if (s.rebounderId !== null) s.rebounderId = keep.id;
+        }
+        return `${summary}: every shot is theirs`;
+      }
       return summary;
     }
   }

@@ -42,7 +42,7 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
       <td>
         <input
           className="input"
-          style={{ width: '100%', maxWidth: 280 }}
+          style={{ width: '100%', minWidth: 140, maxWidth: 280 }}
           value={name}
           placeholder={p.number !== null ? `Player ${p.number}` : 'Name'}
           maxLength={80}
@@ -89,8 +89,9 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
 const attempts = (p: Player) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
 
 /**
- * "All one person": a video of one shooter submitted as a game lists them several times; one correction merges every
- * player into the one with the most attempts (the first of them on a tie), undone at once from the history.
+ * "All one person": a video of one shooter submitted as a game lists them several times; one correction (`solo`) merges
+ * every player into the one with the most attempts (the first of them on a tie) and gives them every shot, as a solo
+ * session is analysed; undone at once from the history.
  */
 function AllOnePerson({ sessionId, players }: { sessionId: string; players: Player[] }) {
   const fix = useCorrections(sessionId);
@@ -106,11 +107,11 @@ function AllOnePerson({ sessionId, players }: { sessionId: string; players: Play
         open={open}
         onClose={() => setOpen(false)}
         title={`Merge all ${players.length} players into ${playerLabel(keep)}?`}
-        description="For a video of one shooter: every shot, rebound and highlight becomes theirs. You can undo it from the Corrections tab’s history."
+        description="For a video of one shooter: every shot becomes theirs, those the analysis found no shooter for too, with their rebounds and highlights, and nobody assists. You can undo it from the Corrections tab’s history."
         confirmLabel="Merge all"
         pending={fix.pending}
         onConfirm={() => {
-          fix.apply({ kind: 'merge_players', keep: keep.id, remove: others.map((p) => p.id) });
+          fix.apply({ kind: 'merge_players', keep: keep.id, remove: others.map((p) => p.id), solo: true });
           setOpen(false);
         }}
       />

@@ -22,14 +22,14 @@ const FIELDS: Record<Correction['kind'], { required: string[]; optional?: string
   rename_player: { required: ['player', 'name'] },
   set_jersey: { required: ['player', 'jersey'] },
   set_team: { required: ['player', 'team_id'] },
-  merge_players: { required: ['keep', 'remove'] },
+  merge_players: { required: ['keep', 'remove'], optional: ['solo'] },
 };
 
 const correctionShape = {
   kind: z
     .enum(CORRECTION_KINDS)
     .describe(
-      'What to correct. `set_made` {shot, made} · `set_shot_type` {shot, type} · `set_shooter` / `set_assister` / `set_rebounder` {shot, player} · `delete_shot` {shot} · `add_shot` {time_seconds, shooter?, type?, made?} (a missed 2 by nobody unless said otherwise) · `rename_player` {player, name} · `set_jersey` {player, jersey} · `set_team` {player, team_id} · `merge_players` {keep, remove} (remove: one player or a list).',
+      'What to correct. `set_made` {shot, made} · `set_shot_type` {shot, type} · `set_shooter` / `set_assister` / `set_rebounder` {shot, player} · `delete_shot` {shot} · `add_shot` {time_seconds, shooter?, type?, made?} (a missed 2 by nobody unless said otherwise) · `rename_player` {player, name} · `set_jersey` {player, jersey} · `set_team` {player, team_id} · `merge_players` {keep, remove, solo?} (remove: one player or a list).',
     ),
   shot: shotId.optional(),
   made: z.boolean().optional().describe('`set_made`: made (true) or missed (false). `add_shot`: default false.'),
@@ -45,6 +45,10 @@ const correctionShape = {
     .union([z.string().max(64), z.array(z.string().max(64)).min(1).max(MAX_MERGE)])
     .optional()
     .describe(`\`merge_players\`: the same person’s other player, removed; their shots, assists and rebounds move to \`keep\`. A list (up to ${MAX_MERGE}) merges them all in one correction, undone at once.`),
+  solo: z
+    .boolean()
+    .optional()
+    .describe('`merge_players` with every other player in `remove`: one person played, so every shot becomes `keep`’s (those without a shooter too) and no shot has an assister, as a `solo` session is analysed.'),
 };
 
 /** Every field its kind needs, none it does not. */
