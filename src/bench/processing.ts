@@ -25,7 +25,7 @@ const run = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3310);
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? '.data/bench-processing';
 const DB_PORT = process.env.BENCH_DB_PORT ?? '54379';
-const STAGES = ['source', 'analyse', 'renditions', 'clips', 'settle'];
+const STAGES = ['source', 'analyse', 'renditions', 'clips', 'pictures', 'settle'];
 
 /**
  * CPU seconds used so far by `root` and its descendants, except PostgreSQL (Linux /proc, 100

@@ -56,7 +56,7 @@ export const sessions = pgTable(
     progress: integer('progress'),
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
-    /** Wall milliseconds per pipeline stage (source, analyse, renditions, clips, settle), for operators and benchmarks. */
+    /** Wall milliseconds per pipeline stage (source, analyse, renditions, clips, pictures, settle), for operators and benchmarks. */
     timings: jsonb('timings').$type<Record<string, number>>().notNull().default({}),
     /** Last sign of life from the pipeline; a run silent for SWISH_JOB_TIMEOUT is failed. */
     heartbeatAt: ts('heartbeat_at'),

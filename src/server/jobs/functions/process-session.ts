@@ -111,6 +111,7 @@ export const processSession = inngest.createFunction(
     const pictures = await step.run('player-pictures', async () => {
       if (!moments?.length) return {};
       const signal = jobSignal();
+      const t0 = performance.now();
       try {
         const input = await localSource(sessionId, originalKey);
         return await renderPlayerThumbnails({ sessionId, input, probe, moments, storage: getMediaStorage(), signal });
@@ -118,6 +119,8 @@ export const processSession = inngest.createFunction(
         if (signal.aborted) throw err;
         logger.warn({ sessionId, err }, 'player pictures failed');
         return {};
+      } finally {
+        await endStage(db, sessionId, 'pictures', performance.now() - t0).catch(() => {});
       }
     });
 

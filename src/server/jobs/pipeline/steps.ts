@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { extname, join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -182,13 +182,20 @@ export async function materialise(key: string, dest: string): Promise<string> {
   return dest;
 }
 
-/** The session's source as a local file for ffmpeg: reused when a previous step left it. */
+/**
+ * The session's source as a local file for ffmpeg: reused when a previous step of the run left it
+ * whole (its size is the stored object's: `materialise` renames a copy into place only once it is
+ * complete), so the analysis, the clips and the player pictures download a large game once.
+ */
 export async function localSource(sessionId: string, originalKey: string): Promise<string> {
   const storage = getMediaStorage();
   if (storage.localPath) return storage.localPath(originalKey);
   const dir = workDir(sessionId);
   await mkdir(dir, { recursive: true });
-  return materialise(originalKey, join(dir, `original${extname(originalKey)}`));
+  const dest = join(dir, `original${extname(originalKey)}`);
+  const [have, stored] = await Promise.all([stat(dest).catch(() => null), storage.stat(originalKey)]);
+  if (have && stored && have.size === stored.size) return dest;
+  return materialise(originalKey, dest);
 }
 
 /**
