@@ -16,4 +16,13 @@ describe('looksSplit', () => {
     expect(looksSplit([player(1), player(1), player(1)])).toBe(false);
     expect(looksSplit([])).toBe(false);
   });
+
+  it('is true for six players or more with fewer than two attempts each on average, false for a game', () => {
+    // the real one-shooter clip with the API's defaults: 9 players for 14 attributed attempts
+    expect(looksSplit([2, 2, 1, 1, 1, 1, 2, 2, 2].map((n) => player(n)))).toBe(true);
+    // a game: 12 players for 60 attempts, some with one
+    expect(looksSplit([1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4].map((n) => player(n)))).toBe(false);
+    // exactly two each is not split
+    expect(looksSplit([2, 2, 2, 2, 2, 2].map((n) => player(n)))).toBe(false);
+  });
 });

@@ -21,11 +21,13 @@ export function teamLabel(teamId: number | null | undefined): string {
 }
 
 /**
- * True when the players look split: several of them and none with more than one attempt, what
- * a practice video of one shooter (or a game without jerseys) gives when the analysis does not
- * recognise a person who left the view or stood still.
+ * True when the players look split, what a practice video of one shooter (or a game without jerseys) gives when the
+ * analysis does not recognise a person who left the view or stood still: several of them and none with more than one
+ * attempt, or six or more with fewer than two attempts each on average (the real 51 s one-shooter clip `ncku_new`,
+ * submitted with the API's defaults: 9 players, 14 attempts). A game's list has several attempts per player.
  */
 export function looksSplit(players: Array<Pick<Player, 'stats'>>): boolean {
   const attempts = (p: Pick<Player, 'stats'>) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
-  return players.length >= 4 && players.every((p) => attempts(p) <= 1);
+  if (players.length >= 4 && players.every((p) => attempts(p) <= 1)) return true;
+  return players.length >= 6 && 2 * players.length > players.reduce((n, p) => n + attempts(p), 0);
 }
