@@ -5,7 +5,7 @@ import { ConfirmModal } from '../../../_components/ui';
 import { useCorrections } from './corrections';
 import { PlayerOptions } from './player-options';
 import { PlayerPicture } from './player-picture';
-import { looksSplit, playerLabel, teamLabel, type Player } from './types';
+import { attempts, looksSplit, playerLabel, teamLabel, type Player } from './types';
 
 /** Team choices: the two teams the analyser splits players into, or none. */
 const TEAMS: Array<number | null> = [0, 1, null];
@@ -85,8 +85,6 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
     </tr>
   );
 }
-
-const attempts = (p: Player) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
 
 /**
  * "All one person": a video of one shooter submitted as a game lists them several times; one correction (`solo`) merges

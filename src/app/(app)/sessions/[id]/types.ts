@@ -20,6 +20,9 @@ export function teamLabel(teamId: number | null | undefined): string {
   return `Team ${String.fromCharCode(65 + teamId)}`;
 }
 
+/** A player's shots: field goals and free throws attempted. */
+export const attempts = (p: Pick<Player, 'stats'>): number => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
+
 /**
  * True when the players look split, what a practice video of one shooter (or a game without jerseys) gives when the
  * analysis does not recognise a person who left the view or stood still: several of them and none with more than one
@@ -27,7 +30,6 @@ export function teamLabel(teamId: number | null | undefined): string {
  * submitted with the API's defaults: 9 players, 14 attempts). A game's list has several attempts per player.
  */
 export function looksSplit(players: Array<Pick<Player, 'stats'>>): boolean {
-  const attempts = (p: Pick<Player, 'stats'>) => p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att;
   if (players.length >= 4 && players.every((p) => attempts(p) <= 1)) return true;
   return players.length >= 6 && 2 * players.length > players.reduce((n, p) => n + attempts(p), 0);
 }
