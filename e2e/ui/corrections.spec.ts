@@ -166,6 +166,9 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
     await page.getByRole('tab', { name: 'Corrections' }).click();
     await page.getByLabel('Player to keep').selectOption(listed[listed.length - 1].id);
     await page.getByLabel('Player to merge into it').selectOption(listed[0].id);
+    // the two chosen players' pictures beside their pickers, to check they are one person
+    await expect(page.locator('form:has(button:text-is("Merge")) .player-pic')).toHaveCount(2);
+    await look(page, info, 'c6-merge');
     await page.getByRole('button', { name: 'Merge' }).click();
     const history = page.getByTestId('correction-history');
     await expect(history.locator('li')).toHaveCount(4);

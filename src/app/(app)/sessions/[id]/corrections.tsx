@@ -10,6 +10,7 @@ import type { AppRouter } from '@/server/trpc/routers';
 import { errorMessage, useTRPC } from '../../../_lib/trpc';
 import type { Player, Shot } from './types';
 import { PlayerOptions } from './player-options';
+import { PlayerPicture } from './player-picture';
 
 type CreateInput = inferRouterInputs<AppRouter>['sessions']['corrections']['create'];
 type CorrectionInput = Omit<CreateInput, 'id'>;
@@ -173,6 +174,11 @@ function MergePlayers({ players, fix }: { players: Player[]; fix: ReturnType<typ
   const [keep, setKeep] = useState<string | null>(null);
   const [remove, setRemove] = useState<string | null>(null);
   if (players.length < 2) return null;
+  // the picture of a chosen player, to check the two are one person
+  const picked = (id: string | null) => {
+    const p = id ? players.find((x) => x.id === id) : undefined;
+    return p ? <PlayerPicture p={p} small /> : null;
+  };
   return (
     <form
       className="row"
@@ -183,8 +189,10 @@ function MergePlayers({ players, fix }: { players: Player[]; fix: ReturnType<typ
       }}
     >
       <span className="label">Same person:</span>
+      {picked(keep)}
       <PlayerSelect label="Player to keep" value={keep} players={players.filter((p) => p.id !== remove)} onChange={setKeep} />
       <span className="muted">absorbs</span>
+      {picked(remove)}
       <PlayerSelect label="Player to merge into it" value={remove} players={players.filter((p) => p.id !== keep)} onChange={setRemove} />
       <button type="submit" className="btn btn-sm" disabled={!keep || !remove || fix.pending}>
         Merge
