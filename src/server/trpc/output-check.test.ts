@@ -38,10 +38,14 @@ function valid(node: Node): fc.Arbitrary<unknown> {
       return fc.option(valid(def.innerType as Node), { nil: null });
     case 'optional':
       return fc.option(valid(def.innerType as Node), { nil: undefined });
-    case 'array':
-      return fc.array(valid(def.element as Node), { maxLength });
+    case 'array': {
+      const minLength = Math.max(0, ...checks.filter((c) => c.check === 'min_length').map((c) => c.minimum as number));
+      return fc.array(valid(def.element as Node), { minLength, maxLength: Math.max(minLength, maxLength) });
+    }
     case 'record':
       return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__proto__'), valid(def.valueType as Node), { maxKeys: 3 });
+    case 'union':
+      return fc.oneof(...(def.options as Node[]).map(valid));
     case 'object': {
       const shape = def.shape as Record<string, Node>;
       const requiredKeys = Object.keys(shape).filter((k) => shape[k]!._zod.optin !== 'optional');
@@ -140,12 +144,29 @@ describe('compileOutputCheck', () => {
     expect(check({ id: 'a', n: 1, tags: [], note: null })).toBe(false);
   });
 
+  it('checks a union of options of different kinds by the option of the value’s kind', () => {
+    const check = compileOutputCheck(z.object({ remove: z.union([z.string().max(3), z.array(z.string().max(3)).min(1)]).optional() }))!;
+    expect(check({ remove: 'abc' })).toBe(true);
+    expect(check({ remove: ['a', 'b'] })).toBe(true);
+    expect(check({})).toBe(true);
+    expect(check({ remove: 'abcd' })).toBe(false);
+    expect(check({ remove: [] })).toBe(false);
+    expect(check({ remove: 3 })).toBe(false);
+    expect(check({ remove: ['abcd'] })).toBe(false);
+    // and says yes only where the parse returns the value unchanged
+    const schema = z.union([z.number().int(), z.array(z.number())]);
+    const loose = compileOutputCheck(schema)!;
+    for (const v of [1, [1, 2], 1.5, 'x', [], null]) expect(loose(v)).toBe(schema.safeParse(v).success && JSON.stringify(schema.parse(v)) === JSON.stringify(v));
+  });
+
   it('leaves schemas with parts it does not know to the parse', () => {
     for (const schema of [
       z.string().email(),
       z.string().regex(/a/),
       z.number().multipleOf(2),
-      z.union([z.string(), z.number()]),
+      z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
+      z.union([z.string(), z.string().max(2)]),
+      z.union([z.string(), z.string().email()]),
       z.string().default('a'),
       z.string().transform((s) => s.length),
       z.object({ a: z.string() }).refine(() => true),

@@ -17,6 +17,8 @@ interface Def {
   keyType?: Node;
   valueType?: Node;
   mode?: string;
+  /** a union's options */
+  options?: Node[];
 }
 interface Node {
   _zod: { def: Def; values?: Set<unknown>; optin?: string; optout?: string };
@@ -41,9 +43,9 @@ const compiled = new WeakMap<object, OutputCheck | null>();
  *
  * Known: objects (strip mode, no catch-all, no refinements), arrays, records with string keys,
  * strings, numbers (finite; `int()`; bounds), booleans, literals, enums, nullable and optional,
- * with the length checks `max`/`min`/`length`. Any other type, check or option (coercion,
- * defaults, transforms, pipes, unions, formats, refinements) makes the whole schema `null`, and it
- * is parsed as before.
+ * unions of options of different JSON kinds, with the length checks `max`/`min`/`length`. Any
+ * other type, check or option (coercion, defaults, transforms, pipes, unions of one kind, formats,
+ * refinements) makes the whole schema `null`, and it is parsed as before.
  */
 export function compileOutputCheck(schema: z.ZodType): OutputCheck | null {
   return compile(schema as unknown as Node);
@@ -97,9 +99,33 @@ function build(node: Node): OutputCheck | null {
       return recordCheck(def);
     case 'object':
       return objectCheck(def);
+    case 'union':
+      return unionCheck(def);
     default:
       return null;
   }
+}
+
+/** The JSON kind a schema's values have, for {@link unionCheck}; null for one it cannot name. */
+function kindOf(node: Node): string | null {
+  const t = node._zod.def.type;
+  if (t === 'string' || t === 'number' || t === 'boolean' || t === 'array') return t;
+  if (t === 'object' || t === 'record') return 'object';
+  return null;
+}
+
+/**
+ * A union whose options are each of another JSON kind (a string or an array of them): zod's parse tries the options in
+ * order and returns the first success, and only the option of the value's own kind can succeed, so its check is the
+ * union's. Options that share a kind (two objects: an earlier one could succeed by stripping) are left to the parse.
+ */
+function unionCheck(def: Def): OutputCheck | null {
+  const options = def.options ?? [];
+  const kinds = options.map(kindOf);
+  if (!options.length || kinds.some((k) => k === null) || new Set(kinds).size !== kinds.length || !hasOnlyChecks(def, [])) return null;
+  const checks = options.map(compile);
+  if (checks.some((c) => c === null)) return null;
+  return (v) => checks.some((c) => c!(v));
 }
 
 const LENGTH_CHECKS = ['max_length', 'min_length', 'length_equals'];
