@@ -5,11 +5,13 @@ import { Empty, Icon } from '../../../_components/ui';
 import { shotKindLabel } from '../../../_lib/session-options';
 import { playerLabel, type Highlight, type Player, type Shot } from './types';
 import { PlayerOptions } from './player-options';
+import { PlayerPicture } from './player-picture';
 
 type Orientation = 'vertical' | 'horizontal';
 type Result = 'all' | 'made' | 'missed';
 
-function Clip({ h, shot, player, orientation, pointSystem }: { h: Highlight; shot?: Shot; player?: string; orientation: Orientation; pointSystem: 1 | 2 }) {
+function Clip({ h, shot, who, orientation, pointSystem }: { h: Highlight; shot?: Shot; who?: Player; orientation: Orientation; pointSystem: 1 | 2 }) {
+  const player = who ? playerLabel(who) : undefined;
   const [playing, setPlaying] = useState(false);
   const src = orientation === 'vertical' ? (h.video.default ?? h.video.horizontal) : (h.video.horizontal ?? h.video['720p'] ?? h.video.default);
   const poster = orientation === 'vertical' ? (h.preview.default ?? h.preview.horizontal) : (h.preview.horizontal ?? h.preview.default);
@@ -38,9 +40,12 @@ function Clip({ h, shot, player, orientation, pointSystem }: { h: Highlight; sho
           </span>
         </div>
         <div className="row">
-          <span className="muted" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-            {player ?? 'Unknown shooter'}
-            {h.is_lowlight ? ' · lowlight' : ''}
+          <span className="muted player-name" style={{ minWidth: 0 }}>
+            {who ? <PlayerPicture p={who} small /> : null}
+            <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {player ?? 'Unknown shooter'}
+              {h.is_lowlight ? ' · lowlight' : ''}
+            </span>
           </span>
           {src && (
             <a className="btn btn-sm btn-ghost" href={src} download aria-label={`Download: ${label}`}>
@@ -59,7 +64,7 @@ export function Highlights({ highlights, shots, players, pointSystem }: { highli
   const [player, setPlayer] = useState('');
   const [lowlights, setLowlights] = useState(false);
   const shotById = useMemo(() => new Map(shots.map((s) => [s.id, s])), [shots]);
-  const names = useMemo(() => new Map(players.map((p) => [p.id, playerLabel(p)])), [players]);
+  const byId = useMemo(() => new Map(players.map((p) => [p.id, p])), [players]);
   const visible = highlights.filter((h) => {
     const shot = h.shot ? shotById.get(h.shot) : undefined;
     if (!lowlights && h.is_lowlight) return false;
@@ -104,7 +109,7 @@ export function Highlights({ highlights, shots, players, pointSystem }: { highli
       ) : (
         <div className="clips" data-orientation={orientation}>
           {visible.map((h) => (
-            <Clip key={h.id} h={h} shot={h.shot ? shotById.get(h.shot) : undefined} player={h.player ? names.get(h.player) : undefined} orientation={orientation} pointSystem={pointSystem} />
+            <Clip key={h.id} h={h} shot={h.shot ? shotById.get(h.shot) : undefined} who={h.player ? byId.get(h.player) : undefined} orientation={orientation} pointSystem={pointSystem} />
           ))}
         </div>
       )}
