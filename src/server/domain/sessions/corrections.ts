@@ -293,6 +293,7 @@ export function applyToState(state: State, c: Correction, session: Pick<SessionR
       if (new Set(ids).size !== ids.length) throw invalid('A player is named twice in `remove`.', 'remove');
       const keep = playerOf(c.keep, 'keep');
       const removed = ids.map((id) => playerOf(id, 'remove'));
+      if (c.solo && state.players.length - removed.length > 1) throw invalid('`solo` merges every other player: name them all in `remove`.', 'solo');
       const names = removed.map((p) => label(p.id));
       const who = names.length === 1 ? names[0] : names.length <= 3 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
       const summary = `${who} merged into ${label(keep.id)}`;
@@ -312,7 +313,6 @@ export function applyToState(state: State, c: Correction, session: Pick<SessionR
       state.players = state.players.filter((p) => !removed.includes(p));
       if (c.solo) {
         // one person played: every shot is theirs, and nobody passed to them (as a `solo` session is analysed)
-        if (state.players.length > 1) throw invalid('`solo` merges every other player: name them all in `remove`.', 'solo');
         for (const s of state.shots) {
           s.scorerId = keep.id;
           s.assisterId = null;
