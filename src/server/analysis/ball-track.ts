@@ -25,7 +25,7 @@ export interface CameraPath {
   oy: Float64Array;
 }
 
-/** Integrates the per-frame camera shifts so positions can be compared across a panning shot. */
+/** Integrates the per-frame camera motion (sub-pixel, `sx`, `sy`) so positions can be compared across a panning shot. */
 export function cameraPath(features: FrameFeatures[]): CameraPath {
   const n = features.length;
   const ox = new Float64Array(n);
@@ -34,8 +34,8 @@ export function cameraPath(features: FrameFeatures[]): CameraPath {
   let y = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      x += features[i].dx;
-      y += features[i].dy;
+      x += features[i].sx;
+      y += features[i].sy;
     }
     ox[i] = x;
     oy[i] = y;

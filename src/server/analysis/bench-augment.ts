@@ -26,7 +26,7 @@ export interface AugmentVariant {
   /** Short name, used as the file-name prefix (`mirror__clip.mp4`). */
   name: string;
   /** The family it belongs to (totals are printed per family). */
-  transform: 'reencode' | 'mirror' | 'exposure' | 'compression' | 'resolution' | 'crop' | 'frame rate' | 'speed' | 'rotation';
+  transform: 'reencode' | 'mirror' | 'exposure' | 'compression' | 'resolution' | 'crop' | 'frame rate' | 'speed' | 'rotation' | 'shake';
   /** ffmpeg `-vf` chain for a source. */
   filter: (src: AugmentSource) => string;
   /** x264 CRF of the output (18 = visually lossless unless the variant is about compression). */
@@ -45,6 +45,24 @@ function scaleShort(src: AugmentSource, short: number): string {
 
 /** Rotation by `deg` degrees, same frame size, corners filled black (as a tilted camera's frame is cut). */
 const rotate = (deg: number) => `rotate=${deg}*PI/180:fillcolor=black`;
+
+/**
+ * A hand-held camera: the centre 90 % of the frame, moved by a sway of about 0.7 Hz, a slower
+ * hand correction of 1.9 Hz and a tremor of 3.7 Hz (the x and y waves out of phase), scaled back
+ * to the source size. `amount` is the share of the 5 % margin the sway reaches at its peak (1: the
+ * frame moves up to 5 % of its width). The offset is rounded to whole pixels per frame.
+ */
+function shake(amount: number): (src: AugmentSource) => string {
+  return (s) => {
+    const [w, h] = [even(s.width * 0.9), even(s.height * 0.9)];
+    const [mx, my] = [(s.width - w) / 2, (s.height - h) / 2];
+    const wave = (phase: number) =>
+      `(0.6*sin(2*PI*0.7*t+${phase})+0.3*sin(2*PI*1.9*t+${phase + 1})+0.1*sin(2*PI*3.7*t+${phase + 2}))`;
+    const x = `${mx}+${(mx * amount).toFixed(2)}*${wave(0)}`;
+    const y = `${my}+${(my * amount).toFixed(2)}*${wave(2.5)}`;
+    return `crop=${w}:${h}:${x}:${y}:exact=1,scale=${s.width}:${s.height}:flags=bicubic`;
+  };
+}
 
 /**
  * The variants. `reencode` is the re-encoding alone (CRF 18, what every other variant also
@@ -76,6 +94,8 @@ export const AUGMENT_VARIANTS: AugmentVariant[] = [
   { name: 'fast1.5', transform: 'speed', filter: (s) => `setpts=PTS/1.5,fps=${Math.round(s.fps) || 30}`, timeScale: 1 / 1.5 },
   { name: 'rot+3', transform: 'rotation', filter: () => rotate(3) },
   { name: 'rot-3', transform: 'rotation', filter: () => rotate(-3) },
+  { name: 'shake', transform: 'shake', filter: shake(0.5) },
+  { name: 'shake-strong', transform: 'shake', filter: shake(1) },
 ];
 
 /**

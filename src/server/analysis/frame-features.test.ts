@@ -208,6 +208,68 @@ describe('motion blobs', () => {
   });
 });
 
+describe('the camera path of a hand-held camera (sub-pixel, against the run\'s first frame)', () => {
+  // a slow sway and drift: under a pixel a frame, so whole-pixel frame-to-frame steps round most of it away
+  const offset = (i: number) => ({ x: 5 * Math.sin((2 * Math.PI * i) / 40) + 0.3 * i, y: 2 * Math.sin((2 * Math.PI * i) / 27 + 1) });
+  const orange: [number, number, number] = [220, 110, 40];
+  // edges a few pixels wide (a smooth texture moved by a pixel changes no byte by 30: it would read as a repeated frame)
+  const wall = (x: number, y: number): [number, number, number] => {
+    const v = 120 + 70 * Math.tanh(3 * Math.sin(x * 0.35 + 1.7 * Math.sin(y * 0.11))) + 30 * Math.tanh(3 * Math.sin(y * 0.3 + x * 0.05));
+    return [v, v, v + 10];
+  };
+  const scene = (i: number) => {
+    const o = offset(i);
+    return frame([0, 0, 0], (x, y) => disc(30 + 4 * i, 40, 4, orange)(x, y) ?? wall(x - o.x, y - o.y));
+  };
+  const frames = Array.from({ length: 74 }, (_, i) => scene(i));
+  /** Three runs of 24 inner frames as the extraction cuts them: each with the frame before and after as context. */
+  const runs = [0, 24, 48].map((first) => computeRun(frames.slice(first, first + 26), W, H, first, makeScratch(W, H)));
+
+  it('follows the camera to a fraction of a pixel over three runs, where the whole-pixel steps drift off', () => {
+    let [px, py, wx] = [0, 0, 0];
+    let worst = 0;
+    for (const f of runs.flat()) {
+      px += f.sx;
+      py += f.sy;
+      wx += f.dx;
+      const truth = offset(f.index + 1);
+      const o0 = offset(0);
+      worst = Math.max(worst, Math.abs(px - (truth.x - o0.x)), Math.abs(py - (truth.y - o0.y)));
+    }
+    expect(worst).toBeLessThan(0.5);
+    const end = offset(72).x - offset(0).x;
+    expect(Math.abs(px - end)).toBeLessThan(0.3);
+    // the problem it mends: the same frames' whole-pixel steps lose the drift
+    expect(Math.abs(wx - end)).toBeGreaterThan(2);
+  });
+
+  it('is not dragged by someone walking close past the camera (a quarter of the frame)', () => {
+    const shirt = (i: number) => (x: number, y: number): [number, number, number] | null =>
+      x >= 10 + 5 * i && x < 50 + 5 * i && y >= 20 ? [90 + ((x * 7 + y * 3) % 40), 60, 50] : null;
+    const passing = Array.from({ length: 26 }, (_, i) => {
+      const o = offset(i);
+      return frame([0, 0, 0], (x, y) => shirt(i)(x, y) ?? wall(x - o.x, y - o.y));
+    });
+    let [px, py] = [0, 0];
+    for (const f of computeRun(passing, W, H, 0, makeScratch(W, H))) {
+      px += f.sx;
+      py += f.sy;
+      expect(Math.abs(px - (offset(f.index + 1).x - offset(0).x))).toBeLessThan(0.5);
+      expect(Math.abs(py - (offset(f.index + 1).y - offset(0).y))).toBeLessThan(0.5);
+    }
+  });
+
+  it('leaves a still camera at exactly zero, whatever moves in front of it', () => {
+    const still = Array.from({ length: 26 }, (_, i) => frame([0, 0, 0], (x, y) => disc(30 + 4 * i, 40, 4, orange)(x, y) ?? wall(x, y)));
+    for (const f of computeRun(still, W, H, 0, makeScratch(W, H))) expect([f.dx, f.dy, f.sx, f.sy]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('keeps the sub-pixel motion through packing', () => {
+    const packed = unpackFeatures([packFeatures(runs[0])]);
+    expect(packed.map((f) => [f.sx, f.sy])).toEqual(runs[0].map((f) => [f.sx, f.sy]));
+  });
+});
+
 describe('a moving camera, shifted by whole pixels', () => {
   // sharp grey edges (a pixel or two wide) under a camera moving 1.5 px a frame: the whole-pixel
   // compensation leaves them half a pixel off

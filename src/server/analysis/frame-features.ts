@@ -118,6 +118,13 @@ export interface FrameFeatures {
   dy: number;
   /** Mean absolute residual of the shift match (colour sum units): high when the camera shakes or the scene changes. */
   shiftResidual: number;
+  /**
+   * The same motion to a fraction of a pixel, measured against a frame up to a run earlier (see {@link runPath}), so
+   * that its sum over many frames does not collect each frame's rounding as the sum of `dx`, `dy` does. The camera
+   * path (`ball-track.ts#cameraPath`) adds these up; the motion mask uses the whole-pixel `dx`, `dy`.
+   */
+  sx: number;
+  sy: number;
   blobs: MotionBlob[];
   /**
    * Moving-pixel counts per GRID x GRID cell, row-major, `gridW` x `gridH`: pixels of the half-resolution motion mask,
@@ -329,6 +336,225 @@ export function estimateShift(
 }
 
 /**
+ * Largest difference one grid point adds to {@link robustSad} (colour-sum units): a misaligned wall or floor differs by
+ * less, a person walking close past the camera by more — truncated, such a point costs the same at every offset, so
+ * what does not move with the camera does not pull the match (a passer-by covering a quarter of the frame dragged the
+ * plain sum 28 px).
+ */
+const ROBUST_CLIP = 60;
+
+/** {@link fullSad}'s grid and sum, each point's difference truncated at {@link ROBUST_CLIP}; no early stop. */
+function robustSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number, fmt: FrameFormat): number {
+  const m = 16;
+  const step = 6;
+  const ys = firstOnGrid(m, step, dy);
+  const ye = Math.min(height - m, height + dy);
+  const xs = firstOnGrid(m, step, dx);
+  const xe = Math.min(width - m, width + dx);
+  const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
+  if (!n) return Infinity;
+  let s = 0;
+  if (fmt !== 'rgb24') {
+    const loff = dy * width + dx;
+    for (let y = ys; y < ye; y += step) {
+      const end = y * width + xe;
+      for (let a = y * width + xs; a < end; a += step) s += Math.min(ROBUST_CLIP, Math.abs(cur[a] - prev[a - loff]) * GREY);
+    }
+    return s / n;
+  }
+  const off = (dy * width + dx) * 3;
+  for (let y = ys; y < ye; y += step) {
+    const end = (y * width + xe) * 3;
+    for (let a = (y * width + xs) * 3; a < end; a += step * 3) {
+      const b = a - off;
+      s += Math.min(ROBUST_CLIP, Math.abs(cur[a] - prev[b]) + Math.abs(cur[a + 1] - prev[b + 1]) + Math.abs(cur[a + 2] - prev[b + 2]));
+    }
+  }
+  return s / n;
+}
+
+/**
+ * A run with no whole-pixel step whose last frame is matched within this many pixels (each axis) of its first is a
+ * still camera's: its path stays at exactly 0 (image noise and players moving would add hundredths of a pixel).
+ */
+const STILL_RUN_OFFSET = 0.15;
+
+/** Offsets (px, larger axis) past which a frame is measured against the frame before it instead of the run's reference. */
+const PATH_REFERENCE_REACH = 0.25;
+
+/**
+ * Sub-pixel offset of the line-fitted minimum of a V-shaped cost (a sum of absolute differences) sampled at −1, 0 and
+ * +1, the middle one the lowest: in (−0.5, 0.5); 0 when a side is unknown.
+ */
+export function equiangularOffset(a: number, b: number, c: number): number {
+  if (!Number.isFinite(a) || !Number.isFinite(c)) return 0;
+  const d = Math.max(a, c) - b;
+  return d > 0 ? (a - c) / (2 * d) : 0;
+}
+
+/**
+ * Where the content of `ref` is in `cur` (content at p in `ref` is at p + offset in `cur`), to a fraction of a pixel:
+ * a whole-pixel hill-climb at full resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the line-fitted
+ * minimum along each axis. `residual` is the match's truncated mean absolute difference (colour-sum units).
+ */
+export function refineOffset(
+  ref: Uint8Array,
+  cur: Uint8Array,
+  width: number,
+  height: number,
+  gx: number,
+  gy: number,
+  fmt: FrameFormat = 'rgb24',
+): { x: number; y: number; residual: number } {
+  const exact = new Map<number, number>();
+  const cost = (dx: number, dy: number) => {
+    const key = dx * 65536 + dy;
+    let v = exact.get(key);
+    if (v === undefined) {
+      v = robustSad(ref, cur, width, height, dx, dy, fmt);
+      exact.set(key, v);
+    }
+    return v;
+  };
+  let bx = gx;
+  let by = gy;
+  let bv = cost(gx, gy);
+  for (let iter = 0; iter < 8; iter++) {
+    const cx = bx;
+    const cy = by;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const v = cost(cx + dx, cy + dy);
+        if (v < bv) {
+          bv = v;
+          bx = cx + dx;
+          by = cy + dy;
+        }
+      }
+    }
+    if (bx === cx && by === cy) break;
+  }
+  const sub = gradientStep(ref, cur, width, height, bx, by, fmt);
+  return { x: bx + sub.x, y: by + sub.y, residual: bv };
+}
+
+/**
+ * The sub-pixel rest of a whole-pixel offset (`bx`, `by`) of `cur` against `ref`, by two Gauss–Newton steps on the grey
+ * levels of {@link fullSad}'s grid (Lucas–Kanade: the offset that the grey gradients of `ref`, read where the offset
+ * puts each point, explain the differences by); points whose difference is larger than {@link ROBUST_CLIP} (something
+ * that does not move with the camera) are left out. Each coordinate is kept within ±1 px.
+ */
+function gradientStep(ref: Uint8Array, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
+  const m = 16;
+  const step = 6;
+  const grey = fmt === 'rgb24' ? (f: Uint8Array, i: number) => f[3 * i] + f[3 * i + 1] + f[3 * i + 2] : (f: Uint8Array, i: number) => f[i] * GREY;
+  /** `ref`'s grey level at a fractional position (bilinear). */
+  const at = (x: number, y: number) => {
+    const x0 = Math.floor(x);
+    const y0 = Math.floor(y);
+    const fx = x - x0;
+    const fy = y - y0;
+    const i = y0 * width + x0;
+    return (grey(ref, i) * (1 - fx) + grey(ref, i + 1) * fx) * (1 - fy) + (grey(ref, i + width) * (1 - fx) + grey(ref, i + width + 1) * fx) * fy;
+  };
+  let sx = 0;
+  let sy = 0;
+  for (let iter = 0; iter < 2; iter++) {
+    let gxx = 0;
+    let gxy = 0;
+    let gyy = 0;
+    let bxe = 0;
+    let bye = 0;
+    const ox = bx + sx;
+    const oy = by + sy;
+    for (let y = m; y < height - m; y += step) {
+      const ry = y - oy;
+      if (ry < 2 || ry > height - 3) continue;
+      for (let x = m; x < width - m; x += step) {
+        const rx = x - ox;
+        if (rx < 2 || rx > width - 3) continue;
+        const e = grey(cur, y * width + x) - at(rx, ry);
+        if (Math.abs(e) > ROBUST_CLIP) continue;
+        const gx = (at(rx + 1, ry) - at(rx - 1, ry)) / 2;
+        const gy = (at(rx, ry + 1) - at(rx, ry - 1)) / 2;
+        gxx += gx * gx;
+        gxy += gx * gy;
+        gyy += gy * gy;
+        bxe += gx * e;
+        bye += gy * e;
+      }
+    }
+    const det = gxx * gyy - gxy * gxy;
+    if (!(det > 1e-6 * (gxx + gyy) ** 2) || gxx + gyy === 0) break;
+    // cur(p) = ref(p − o − δ) ≈ ref(p − o) − ∇ref · δ, so e = −∇ref · δ
+    const dx = -(gyy * bxe - gxy * bye) / det;
+    const dy = -(gxx * bye - gxy * bxe) / det;
+    sx = Math.max(-1, Math.min(1, sx + dx));
+    sy = Math.max(-1, Math.min(1, sy + dy));
+  }
+  return { x: sx, y: sy };
+}
+
+/**
+ * The camera's position in each frame of a run (the context frames too) against its first frame (`frames[0]`), to a
+ * fraction of a pixel. The frame-to-frame `shifts` are whole pixels, and a still camera's is kept at 0 unless a pixel
+ * is clearly better, so their sum loses every frame's rounding: a hand-held camera's slow sway (under a pixel a
+ * frame) is missed altogether, and the path drifts off the scene (measured: 71 px over 50 s of a swaying real clip,
+ * the rim then read 3–5 rim widths off; MEASUREMENTS.md, "A hand-held camera's path, run version 54"). Here each
+ * frame is matched against the reference instead (the run's first frame, or the frame before it once the camera has
+ * moved {@link PATH_REFERENCE_REACH} of the frame from there, or when the reference matches it much worse than the
+ * frame before it does: the scene changed), from the guess the shifts give, so the error does not add up within the
+ * run, and across runs only the sub-pixel error of each run's end adds up. A run whose frames all stay where its first
+ * frame is — no whole-pixel step, and its last frame within {@link STILL_RUN_OFFSET} of it — is still: all zeros, as before.
+ */
+export function runPath(
+  frames: Uint8Array[],
+  shifts: Array<{ dx: number; dy: number; residual: number }>,
+  width: number,
+  height: number,
+  fmt: FrameFormat = 'rgb24',
+): Array<{ x: number; y: number }> {
+  const n = frames.length - 1;
+  const pos: Array<{ x: number; y: number }> = [{ x: 0, y: 0 }];
+  let still = true;
+  for (let i = 1; i < n; i++) if (shifts[i].dx || shifts[i].dy) still = false;
+  if (still && n > 1) {
+    const end = refineOffset(frames[0], frames[n - 1], width, height, 0, 0, fmt);
+    still = Math.abs(end.x) < STILL_RUN_OFFSET && Math.abs(end.y) < STILL_RUN_OFFSET;
+  }
+  if (still) {
+    for (let i = 1; i <= n; i++) pos.push({ x: 0, y: 0 });
+    return pos;
+  }
+  let ref = 0;
+  for (let i = 1; i <= n; i++) {
+    const prev = pos[i - 1];
+    // the same buffer: a repeat the decode made. A picture `sameImage` calls a repeat is measured all the same: a
+    // sway of a fraction of a pixel changes no byte by much, and the run's last frame is where the next run starts.
+    if (frames[i] === frames[i - 1]) {
+      pos.push(prev);
+      continue;
+    }
+    const reach = (gx: number, gy: number) => Math.abs(gx) > PATH_REFERENCE_REACH * width || Math.abs(gy) > PATH_REFERENCE_REACH * height;
+    let gx = Math.round(prev.x - pos[ref].x) + shifts[i].dx;
+    let gy = Math.round(prev.y - pos[ref].y) + shifts[i].dy;
+    if (ref !== i - 1 && reach(gx, gy)) {
+      ref = i - 1;
+      gx = shifts[i].dx;
+      gy = shifts[i].dy;
+    }
+    let r = refineOffset(frames[ref], frames[i], width, height, gx, gy, fmt);
+    if (ref !== i - 1 && r.residual > 2 * shifts[i].residual + 4) {
+      ref = i - 1;
+      r = refineOffset(frames[ref], frames[i], width, height, shifts[i].dx, shifts[i].dy, fmt);
+    }
+    pos.push({ x: pos[ref].x + r.x, y: pos[ref].y + r.y });
+  }
+  return pos;
+}
+
+/**
  * Basketball-like colour test on one RGB pixel: orange to brown, and the purple-grey the ball
  * takes against a bright sky (hue ≈ 290°–45°, some saturation, not blown out).
  */
@@ -392,8 +618,8 @@ export function motionMask(
   next: Uint8Array,
   width: number,
   height: number,
-  sp: { dx: number; dy: number },
-  sn: { dx: number; dy: number },
+  sp: MaskShift,
+  sn: MaskShift,
   sc: Scratch,
   fmt: FrameFormat = 'rgb24',
 ): number {
@@ -446,17 +672,31 @@ export function motionMask(
 }
 
 /**
+ * The whole-pixel camera shift a motion mask compensates between two frames, and whether the camera moved between
+ * them at all: a sway of a fraction of a pixel rounds to no shift, yet leaves every sharp edge part of a pixel off,
+ * so such a frame takes the 3 × 3 test too (see {@link SUBPIXEL_MOVED}).
+ */
+export interface MaskShift {
+  dx: number;
+  dy: number;
+  moved?: boolean;
+}
+
+/** Camera motion (px, either axis, from the sub-pixel path) from which two frames count as moved for the motion mask. */
+export const SUBPIXEL_MOVED = 0.25;
+
+/**
  * Shared set-up of both motion masks: the difference threshold from the sampled noise level,
  * the previous frame's mask cleared, whether the previous and the next frame take the 3 × 3 test
  * (the camera moved between them and this frame), and the mask columns and rows whose shifted
  * neighbours are inside both frames.
  */
-function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
+function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: MaskShift, sn: MaskShift) {
   for (let k = 0; k < sc.count; k++) sc.mask[sc.list[k]] = 0;
   // a frame the camera moved to or from is compared with the 3 × 3 pixels around the shifted
   // position in that frame, so those must lie inside it: one pixel of margin
-  const nearP = sp.dx !== 0 || sp.dy !== 0;
-  const nearN = sn.dx !== 0 || sn.dy !== 0;
+  const nearP = sp.dx !== 0 || sp.dy !== 0 || sp.moved === true;
+  const nearN = sn.dx !== 0 || sn.dy !== 0 || sn.moved === true;
   const m = nearP || nearN ? 1 : 0;
   const xs = Math.max(2, sp.dx + m, -sn.dx + m);
   const xe = Math.min(width - 2, width + sp.dx - m, width - sn.dx - m);
@@ -535,8 +775,8 @@ function motionMaskYuv(
   next: Uint8Array,
   width: number,
   height: number,
-  sp: { dx: number; dy: number },
-  sn: { dx: number; dy: number },
+  sp: MaskShift,
+  sn: MaskShift,
   sc: Scratch,
   pl: Planes,
 ): number {
@@ -791,6 +1031,7 @@ export function computeRun(
   // new picture: it gets no blobs and no motion, and the frame before it is differenced with
   // the next new frame instead (a repeated neighbour would hide every moving pixel).
   const repeat = frames.map((f, i) => i > 0 && (f === frames[i - 1] || sameImage(frames[i - 1], f)));
+  const pos = runPath(frames, shifts, width, height, fmt);
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
     const grid = new Uint8Array(gridW * gridH);
@@ -799,12 +1040,15 @@ export function computeRun(
       let j = i + 1;
       while (j < frames.length - 1 && repeat[j] && frames[j] !== frames[i]) j++;
       if (repeat[j] || frames[j] === frames[i]) j = i + 1;
-      const sn = { dx: 0, dy: 0 };
+      const sn: MaskShift = { dx: 0, dy: 0 };
       for (let k = i + 1; k <= j; k++) {
         sn.dx += shifts[k].dx;
         sn.dy += shifts[k].dy;
       }
-      motionMask(frames[i - 1], frames[i], frames[j], width, height, shifts[i], sn, scratch, fmt);
+      const moved = (a: number, b: number) => j < frames.length - 1 && Math.max(Math.abs(pos[b].x - pos[a].x), Math.abs(pos[b].y - pos[a].y)) >= SUBPIXEL_MOVED;
+      sn.moved = moved(i, j);
+      const sp: MaskShift = { dx: shifts[i].dx, dy: shifts[i].dy, moved: moved(i - 1, i) };
+      motionMask(frames[i - 1], frames[i], frames[j], width, height, sp, sn, scratch, fmt);
       blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height).filter(usableBlob);
     }
     out.push({
@@ -812,6 +1056,8 @@ export function computeRun(
       dx: shifts[i].dx,
       dy: shifts[i].dy,
       shiftResidual: shifts[i].residual,
+      sx: pos[i].x - pos[i - 1].x,
+      sy: pos[i].y - pos[i - 1].y,
       blobs,
       motion: grid,
       gridW,
@@ -877,7 +1123,7 @@ const SAME_BLOCKS_PER_PASS = 128;
  * (which cost more than computing them); {@link unpackFeatures} restores the exact objects.
  */
 export interface PackedFeatures {
-  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH. */
+  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH, sx, sy. */
   frames: Float64Array;
   /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
   blobs: Float64Array;
@@ -885,7 +1131,7 @@ export interface PackedFeatures {
   motion: Uint8Array;
 }
 
-const FRAME_FIELDS = 7;
+const FRAME_FIELDS = 9;
 const BLOB_FIELDS = 15;
 
 /** Packs features (see {@link PackedFeatures}); the buffers can be transferred. */
@@ -910,6 +1156,8 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
     frames[p++] = f.blobs.length;
     frames[p++] = f.gridW;
     frames[p++] = f.gridH;
+    frames[p++] = f.sx;
+    frames[p++] = f.sy;
     for (const b of f.blobs) {
       blobs[q++] = b.x;
       blobs[q++] = b.y;
@@ -978,6 +1226,8 @@ export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
         dx: frames[p + 1],
         dy: frames[p + 2],
         shiftResidual: frames[p + 3],
+        sx: frames[p + 7],
+        sy: frames[p + 8],
         blobs: list,
         motion: motion.slice(m, m + gridW * gridH),
         gridW,

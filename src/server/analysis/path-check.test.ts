@@ -26,9 +26,12 @@ function scene(sx = 0, sy = 0, seed = 7): Uint8Array {
   return rgb;
 }
 
-/** Per-frame features carrying only the frame-to-frame shifts the path is summed from. */
+/** Per-frame features carrying only the frame-to-frame shifts the path is summed from (whole and sub-pixel alike). */
 const shifts = (n: number, steps: Record<number, [number, number]>) =>
-  Array.from({ length: n }, (_, i) => ({ index: i, dx: steps[i]?.[0] ?? 0, dy: steps[i]?.[1] ?? 0 })) as unknown as FrameFeatures[];
+  Array.from({ length: n }, (_, i) => {
+    const [dx, dy] = steps[i] ?? [0, 0];
+    return { index: i, dx, dy, sx: dx, sy: dy };
+  }) as unknown as FrameFeatures[];
 
 describe('camera path checked on the sampled frames', () => {
   it('edge agreement is high where the content is, low elsewhere, and does not depend on the level', () => {
