@@ -270,39 +270,6 @@ describe('the camera path of a hand-held camera (sub-pixel, against the run\'s f
   });
 });
 
-describe('the motion mask under a camera moving a fraction of a pixel', () => {
-  // a fine wall texture whose levels span the object's: some pixel of every 3 × 3 neighbourhood is as light as it
-  const wall = (x: number, y: number): [number, number, number] => {
-    const v = 130 + 90 * Math.sin(x * 0.9 + 1.3 * Math.sin(y * 0.5)) * Math.cos(y * 0.63);
-    return [v, v, v];
-  };
-  const light: [number, number, number] = [200, 200, 200];
-  const scene = (k: number) => frame([0, 0, 0], (x, y) => ((x - 60 - 10 * k) ** 2 + (y - 40 - 6 * k) ** 2 <= 49 ? light : wall(x - 0.6 * k, y - 0.3 * k)));
-  const [p, c, n] = [0, 1, 2].map(scene);
-  /** Mask pixels on the middle frame's object (radius 8 around its centre) and elsewhere. */
-  const count = (sp: Parameters<typeof motionMask>[5], sn: Parameters<typeof motionMask>[6]) => {
-    const sc = makeScratch(W, H);
-    motionMask(p, c, n, W, H, sp, sn, sc);
-    let [on, off] = [0, 0];
-    for (let k = 0; k < sc.count; k++) {
-      const [x, y] = [(sc.list[k] % sc.mw) * 2, Math.floor(sc.list[k] / sc.mw) * 2];
-      if ((x - 70) ** 2 + (y - 46) ** 2 <= 64) on++;
-      else off++;
-    }
-    return { on, off };
-  };
-
-  it('reads the other frame at the sub-pixel place: the wall stays still and a light object moving over it is kept', () => {
-    const placed = count({ dx: 1, dy: 0, moved: true, fx: 0.6, fy: 0.3 }, { dx: 1, dy: 0, moved: true, fx: 0.6, fy: 0.3 });
-    expect(placed.off).toBe(0);
-    expect(placed.on).toBeGreaterThanOrEqual(12);
-    // the nearest of 3 × 3 pixels (no sub-pixel place) finds the object's colour around it and drops it
-    const nearest = count({ dx: 1, dy: 0, moved: true }, { dx: 1, dy: 0, moved: true });
-    expect(nearest.off).toBe(0);
-    expect(nearest.on).toBeLessThan(3);
-  });
-});
-
 describe('a moving camera, shifted by whole pixels', () => {
   // sharp grey edges (a pixel or two wide) under a camera moving 1.5 px a frame: the whole-pixel
   // compensation leaves them half a pixel off

@@ -659,9 +659,8 @@ export function motionMask(
       const d2 = Math.abs(r - next[c]) + Math.abs(g - next[c + 1]) + Math.abs(bl - next[c + 2]);
       if (d2 <= T) continue;
       if ((nearP || nearN) && !isBallColour(r, g, bl)) {
-        const x = mx * 2;
-        if (nearP && (sp.fx === undefined ? nearestDiff(cur, a, prev, b, row, T) : placedDiff(cur, a, prev, x - sp.fx, y - (sp.fy ?? 0), width, height)) <= T) continue;
-        if (nearN && (sn.fx === undefined ? nearestDiff(cur, a, next, c, row, T) : placedDiff(cur, a, next, x + sn.fx, y + (sn.fy ?? 0), width, height)) <= T) continue;
+        if (nearP && nearestDiff(cur, a, prev, b, row, T) <= T) continue;
+        if (nearN && nearestDiff(cur, a, next, c, row, T) <= T) continue;
       }
       const o = rowMask + mx;
       mask[o] = 1;
@@ -681,14 +680,6 @@ export interface MaskShift {
   dx: number;
   dy: number;
   moved?: boolean;
-  /**
-   * The same motion to a fraction of a pixel (from the run's path). When given, an RGB pixel that moved the camera is
-   * compared with the other frame read at exactly that place (bilinear) instead of with the nearest of the 3 × 3 pixels
-   * around the whole-pixel place: a still edge lines up just as well, and a ball seen through the strings of a net, no
-   * longer ball-coloured, is not taken for the strings around it.
-   */
-  fx?: number;
-  fy?: number;
 }
 
 /** Camera motion (px, either axis, from the sub-pixel path) from which two frames count as moved for the motion mask. */
@@ -721,29 +712,6 @@ function beginMask(sc: Scratch, noise: number, width: number, height: number, sp
     rowLo: { p: mp, n: mn },
     rowHi: { p: height - mp, n: height - mn },
   };
-}
-
-/**
- * Colour distance (|ΔR| + |ΔG| + |ΔB|) between the RGB pixel at byte offset `a` of `cur` and `other` read at the
- * fractional place (`x`, `y`) (bilinear). Infinity off the frame (the caller then keeps the pixel as moving, as a
- * whole-pixel shift off the frame does).
- */
-function placedDiff(cur: Uint8Array, a: number, other: Uint8Array, x: number, y: number, width: number, height: number): number {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  if (x0 < 0 || y0 < 0 || x0 >= width - 1 || y0 >= height - 1) return Infinity;
-  const wx = x - x0;
-  const wy = y - y0;
-  const o = (y0 * width + x0) * 3;
-  const o2 = o + width * 3;
-  let d = 0;
-  for (let k = 0; k < 3; k++) {
-    const top = other[o + k] * (1 - wx) + other[o + 3 + k] * wx;
-    const bottom = other[o2 + k] * (1 - wx) + other[o2 + 3 + k] * wx;
-    const v = top * (1 - wy) + bottom * wy;
-    d += Math.abs(cur[a + k] - v);
-  }
-  return d;
 }
 
 /**
@@ -1064,7 +1032,6 @@ export function computeRun(
   // the next new frame instead (a repeated neighbour would hide every moving pixel).
   const repeat = frames.map((f, i) => i > 0 && (f === frames[i - 1] || sameImage(frames[i - 1], f)));
   const pos = runPath(frames, shifts, width, height, fmt);
-  const still = pos.every((p) => p.x === 0 && p.y === 0);
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
     const grid = new Uint8Array(gridW * gridH);
@@ -1081,10 +1048,6 @@ export function computeRun(
       const moved = (a: number, b: number) => j < frames.length - 1 && Math.max(Math.abs(pos[b].x - pos[a].x), Math.abs(pos[b].y - pos[a].y)) >= SUBPIXEL_MOVED;
       sn.moved = moved(i, j);
       const sp: MaskShift = { dx: shifts[i].dx, dy: shifts[i].dy, moved: moved(i - 1, i) };
-      if (!still) {
-        [sp.fx, sp.fy] = [pos[i].x - pos[i - 1].x, pos[i].y - pos[i - 1].y];
-        [sn.fx, sn.fy] = [pos[j].x - pos[i].x, pos[j].y - pos[i].y];
-      }
       motionMask(frames[i - 1], frames[i], frames[j], width, height, sp, sn, scratch, fmt);
       blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height).filter(usableBlob);
     }
