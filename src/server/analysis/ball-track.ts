@@ -25,8 +25,12 @@ export interface CameraPath {
   oy: Float64Array;
 }
 
-/** Integrates the per-frame camera motion (sub-pixel, `sx`, `sy`) so positions can be compared across a panning shot. */
-export function cameraPath(features: FrameFeatures[]): CameraPath {
+/**
+ * Integrates the per-frame camera motion so positions can be compared across a moving camera's frames: the sub-pixel
+ * motion (`sx`, `sy`, which does not drift) or, with `wholePixels`, the whole-pixel steps (`dx`, `dy`: what a panning
+ * camera's hoop tracks are followed and re-anchored on, see `finish.ts`).
+ */
+export function cameraPath(features: FrameFeatures[], wholePixels = false): CameraPath {
   const n = features.length;
   const ox = new Float64Array(n);
   const oy = new Float64Array(n);
@@ -34,8 +38,8 @@ export function cameraPath(features: FrameFeatures[]): CameraPath {
   let y = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      x += features[i].sx;
-      y += features[i].sy;
+      x += wholePixels ? features[i].dx : features[i].sx;
+      y += wholePixels ? features[i].dy : features[i].sy;
     }
     ox[i] = x;
     oy[i] = y;

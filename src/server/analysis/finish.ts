@@ -81,9 +81,15 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const samples = normaliseExposure(input.samples, exposure);
   const dims = { width, height };
   // the sampled frames check the summed shifts of a still camera (one wrong step stays in the path: see checkPathOnSamples)
-  let path = checkPathOnSamples(features, cameraPath(features), input.samples, dims);
-  const moving = movingHoops(input.rimSamples ?? [], path, dims);
-  if (moving) path = anchorPath(moving.flatMap((t) => firmRuns(t, Math.max(1, Math.round(fps)))).filter((r) => r.obs.length >= 3), path.ox, path.oy);
+  const wholePath = checkPathOnSamples(features, cameraPath(features, true), input.samples, dims, true);
+  const moving = movingHoops(input.rimSamples ?? [], wholePath, dims);
+  // A panning camera's hoops are tracked, and its path re-anchored on them, on the whole-pixel steps as before run
+  // version 54 (measured: on the synthetic panning games, whose renderer moves the backdrop by whole pixels and the
+  // court and hoops by fractions, the sub-pixel path there lost 7 shots of 172). Every other camera — still, hand-held,
+  // turning a little — takes the sub-pixel path, which does not drift (see `frame-features.ts#runPath`).
+  const path = moving
+    ? anchorPath(moving.flatMap((t) => firmRuns(t, Math.max(1, Math.round(fps)))).filter((r) => r.obs.length >= 3), wholePath.ox, wholePath.oy)
+    : checkPathOnSamples(features, cameraPath(features), input.samples, dims);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3), moving ? STITCH_OVERLAP : 0);
   const allArcs = tracks.flatMap((t) => splitIntoArcs(t));

@@ -618,8 +618,8 @@ export function motionMask(
   next: Uint8Array,
   width: number,
   height: number,
-  sp: MaskShift,
-  sn: MaskShift,
+  sp: { dx: number; dy: number },
+  sn: { dx: number; dy: number },
   sc: Scratch,
   fmt: FrameFormat = 'rgb24',
 ): number {
@@ -672,31 +672,17 @@ export function motionMask(
 }
 
 /**
- * The whole-pixel camera shift a motion mask compensates between two frames, and whether the camera moved between
- * them at all: a sway of a fraction of a pixel rounds to no shift, yet leaves every sharp edge part of a pixel off,
- * so such a frame takes the 3 × 3 test too (see {@link SUBPIXEL_MOVED}).
- */
-export interface MaskShift {
-  dx: number;
-  dy: number;
-  moved?: boolean;
-}
-
-/** Camera motion (px, either axis, from the sub-pixel path) from which two frames count as moved for the motion mask. */
-export const SUBPIXEL_MOVED = 0.25;
-
-/**
  * Shared set-up of both motion masks: the difference threshold from the sampled noise level,
  * the previous frame's mask cleared, whether the previous and the next frame take the 3 × 3 test
  * (the camera moved between them and this frame), and the mask columns and rows whose shifted
  * neighbours are inside both frames.
  */
-function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: MaskShift, sn: MaskShift) {
+function beginMask(sc: Scratch, noise: number, width: number, height: number, sp: { dx: number; dy: number }, sn: { dx: number; dy: number }) {
   for (let k = 0; k < sc.count; k++) sc.mask[sc.list[k]] = 0;
   // a frame the camera moved to or from is compared with the 3 × 3 pixels around the shifted
   // position in that frame, so those must lie inside it: one pixel of margin
-  const nearP = sp.dx !== 0 || sp.dy !== 0 || sp.moved === true;
-  const nearN = sn.dx !== 0 || sn.dy !== 0 || sn.moved === true;
+  const nearP = sp.dx !== 0 || sp.dy !== 0;
+  const nearN = sn.dx !== 0 || sn.dy !== 0;
   const m = nearP || nearN ? 1 : 0;
   const xs = Math.max(2, sp.dx + m, -sn.dx + m);
   const xe = Math.min(width - 2, width + sp.dx - m, width - sn.dx - m);
@@ -775,8 +761,8 @@ function motionMaskYuv(
   next: Uint8Array,
   width: number,
   height: number,
-  sp: MaskShift,
-  sn: MaskShift,
+  sp: { dx: number; dy: number },
+  sn: { dx: number; dy: number },
   sc: Scratch,
   pl: Planes,
 ): number {
@@ -1040,15 +1026,12 @@ export function computeRun(
       let j = i + 1;
       while (j < frames.length - 1 && repeat[j] && frames[j] !== frames[i]) j++;
       if (repeat[j] || frames[j] === frames[i]) j = i + 1;
-      const sn: MaskShift = { dx: 0, dy: 0 };
+      const sn = { dx: 0, dy: 0 };
       for (let k = i + 1; k <= j; k++) {
         sn.dx += shifts[k].dx;
         sn.dy += shifts[k].dy;
       }
-      const moved = (a: number, b: number) => j < frames.length - 1 && Math.max(Math.abs(pos[b].x - pos[a].x), Math.abs(pos[b].y - pos[a].y)) >= SUBPIXEL_MOVED;
-      sn.moved = moved(i, j);
-      const sp: MaskShift = { dx: shifts[i].dx, dy: shifts[i].dy, moved: moved(i - 1, i) };
-      motionMask(frames[i - 1], frames[i], frames[j], width, height, sp, sn, scratch, fmt);
+      motionMask(frames[i - 1], frames[i], frames[j], width, height, shifts[i], sn, scratch, fmt);
       blobs = extractBlobs(scratch, frames[i], width, grid, gridW, 160, fmt, height).filter(usableBlob);
     }
     out.push({

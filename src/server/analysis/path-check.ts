@@ -33,6 +33,7 @@ export function checkPathOnSamples(
   path: CameraPath,
   samples: PathSample[],
   dims: { width: number; height: number },
+  wholePixels = false,
 ): CameraPath {
   const sorted = samples.filter((s) => s.index < features.length).sort((a, b) => a.index - b.index);
   const drop: Array<[number, number]> = [];
@@ -51,7 +52,7 @@ export function checkPathOnSamples(
   }
   if (!drop.length) return path;
   const fixed = features.map((f, i) => (drop.some(([f0, f1]) => i >= f0 && i <= f1) && (f.dx || f.dy || f.sx || f.sy) ? { ...f, dx: 0, dy: 0, sx: 0, sy: 0 } : f));
-  return cameraPath(fixed);
+  return cameraPath(fixed, wholePixels);
 }
 
 /**
