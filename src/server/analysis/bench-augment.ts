@@ -46,20 +46,42 @@ function scaleShort(src: AugmentSource, short: number): string {
 /** Rotation by `deg` degrees, same frame size, corners filled black (as a tilted camera's frame is cut). */
 const rotate = (deg: number) => `rotate=${deg}*PI/180:fillcolor=black`;
 
+/** The hand-held sway of {@link shake}: (share of the peak, frequency in Hz) per wave; the y wave is 2.5 rad later. */
+const SHAKE_WAVES: Array<[number, number]> = [
+  [0.6, 0.7],
+  [0.3, 1.9],
+  [0.1, 3.7],
+];
+const SHAKE_Y_PHASE = 2.5;
+
+/** The sway at `t` seconds, −1…1 (`phase` 0 for x, {@link SHAKE_Y_PHASE} for y); the wave's k-th term is offset k rad. */
+export function shakeWave(t: number, phase: number): number {
+  return SHAKE_WAVES.reduce((sum, [a, f], k) => sum + a * Math.sin(2 * Math.PI * f * t + phase + k), 0);
+}
+
 /**
- * A hand-held camera: the centre 90 % of the frame, moved by a sway of about 0.7 Hz, a slower
- * hand correction of 1.9 Hz and a tremor of 3.7 Hz (the x and y waves out of phase), scaled back
- * to the source size. `amount` is the share of the 5 % margin the sway reaches at its peak (1: the
- * frame moves up to 5 % of its width). The offset is rounded to whole pixels per frame.
+ * Where {@link shake}'s crop of a `src` frame starts at `t` seconds (whole source pixels; the crop is the centre 90 %,
+ * scaled back up by its `scale`): content at p in the source is at (p − crop) · scale in the copy.
+ */
+export function shakeCrop(src: AugmentSource, amount: number, t: number): { x: number; y: number; scale: number } {
+  const [w, h] = [even(src.width * 0.9), even(src.height * 0.9)];
+  const [mx, my] = [(src.width - w) / 2, (src.height - h) / 2];
+  // ffmpeg's crop truncates its expressions to whole pixels
+  return { x: Math.floor(mx + mx * amount * shakeWave(t, 0)), y: Math.floor(my + my * amount * shakeWave(t, SHAKE_Y_PHASE)), scale: src.width / w };
+}
+
+/**
+ * A hand-held camera: the centre 90 % of the frame, moved by a sway of 0.7 Hz, a slower hand correction of 1.9 Hz and
+ * a tremor of 3.7 Hz ({@link shakeWave}), scaled back to the source size. `amount` is the share of the 5 % margin the
+ * sway reaches at its peak (1: the frame moves up to 5 % of its width). The offset is whole pixels per frame.
  */
 function shake(amount: number): (src: AugmentSource) => string {
   return (s) => {
     const [w, h] = [even(s.width * 0.9), even(s.height * 0.9)];
     const [mx, my] = [(s.width - w) / 2, (s.height - h) / 2];
-    const wave = (phase: number) =>
-      `(0.6*sin(2*PI*0.7*t+${phase})+0.3*sin(2*PI*1.9*t+${phase + 1})+0.1*sin(2*PI*3.7*t+${phase + 2}))`;
+    const wave = (phase: number) => `(${SHAKE_WAVES.map(([a, f], k) => `${a}*sin(2*PI*${f}*t+${phase + k})`).join('+')})`;
     const x = `${mx}+${(mx * amount).toFixed(2)}*${wave(0)}`;
-    const y = `${my}+${(my * amount).toFixed(2)}*${wave(2.5)}`;
+    const y = `${my}+${(my * amount).toFixed(2)}*${wave(SHAKE_Y_PHASE)}`;
     return `crop=${w}:${h}:${x}:${y}:exact=1,scale=${s.width}:${s.height}:flags=bicubic`;
   };
 }
