@@ -121,7 +121,8 @@ export interface FrameFeatures {
   /**
    * The same motion to a fraction of a pixel, measured against a frame up to a run earlier (see {@link runPath}), so
    * that its sum over many frames does not collect each frame's rounding as the sum of `dx`, `dy` does. The camera
-   * path (`ball-track.ts#cameraPath`) adds these up; the motion mask uses the whole-pixel `dx`, `dy`.
+   * path (`ball-track.ts#cameraPath`) adds these up, except a panning camera's, whose hoop tracks re-anchor the sum of
+   * the whole-pixel `dx`, `dy` (`finish.ts`); the motion mask uses `dx`, `dy`.
    */
   sx: number;
   sy: number;
