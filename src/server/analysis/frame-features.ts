@@ -220,6 +220,18 @@ function firstOnGrid(start: number, step: number, lo: number): number {
   return lo <= start ? start : start + Math.ceil((lo - start) / step) * step;
 }
 
+/** The sparse grid of {@link fullSad} and {@link robustSad} (every 6th pixel, 16 px margin) at a shift: its rows, columns and point count. */
+function sadGrid(width: number, height: number, dx: number, dy: number): { ys: number; ye: number; xs: number; xe: number; n: number; step: number } {
+  const m = 16;
+  const step = 6;
+  const ys = firstOnGrid(m, step, dy);
+  const ye = Math.min(height - m, height + dy);
+  const xs = firstOnGrid(m, step, dx);
+  const xe = Math.min(width - m, width + dx);
+  const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
+  return { ys, ye, xs, xe, n, step };
+}
+
 /**
  * Mean absolute RGB difference on a sparse grid (every 6th pixel, 16 px margin) between `cur`
  * and `prev` shifted by (dx, dy), over the grid points whose shifted position is inside the
@@ -235,13 +247,7 @@ function fullSad(
   limit = Infinity,
   fmt: FrameFormat = 'rgb24',
 ): number {
-  const m = 16;
-  const step = 6;
-  const ys = firstOnGrid(m, step, dy);
-  const ye = Math.min(height - m, height + dy);
-  const xs = firstOnGrid(m, step, dx);
-  const xe = Math.min(width - m, width + dx);
-  const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
+  const { ys, ye, xs, xe, n, step } = sadGrid(width, height, dx, dy);
   if (!n) return Infinity;
   const stop = stopAt(limit, n);
   if (fmt !== 'rgb24') {
@@ -346,13 +352,7 @@ const ROBUST_CLIP = 60;
 
 /** {@link fullSad}'s grid and sum, each point's difference truncated at {@link ROBUST_CLIP}; no early stop. */
 function robustSad(prev: Uint8Array, cur: Uint8Array, width: number, height: number, dx: number, dy: number, fmt: FrameFormat): number {
-  const m = 16;
-  const step = 6;
-  const ys = firstOnGrid(m, step, dy);
-  const ye = Math.min(height - m, height + dy);
-  const xs = firstOnGrid(m, step, dx);
-  const xe = Math.min(width - m, width + dx);
-  const n = ye > ys && xe > xs ? Math.ceil((ye - ys) / step) * Math.ceil((xe - xs) / step) : 0;
+  const { ys, ye, xs, xe, n, step } = sadGrid(width, height, dx, dy);
   if (!n) return Infinity;
   let s = 0;
   if (fmt !== 'rgb24') {
@@ -384,19 +384,10 @@ const STILL_RUN_OFFSET = 0.15;
 const PATH_REFERENCE_REACH = 0.25;
 
 /**
- * Sub-pixel offset of the line-fitted minimum of a V-shaped cost (a sum of absolute differences) sampled at −1, 0 and
- * +1, the middle one the lowest: in (−0.5, 0.5); 0 when a side is unknown.
- */
-export function equiangularOffset(a: number, b: number, c: number): number {
-  if (!Number.isFinite(a) || !Number.isFinite(c)) return 0;
-  const d = Math.max(a, c) - b;
-  return d > 0 ? (a - c) / (2 * d) : 0;
-}
-
-/**
  * Where the content of `ref` is in `cur` (content at p in `ref` is at p + offset in `cur`), to a fraction of a pixel:
- * a whole-pixel hill-climb at full resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the line-fitted
- * minimum along each axis. `residual` is the match's truncated mean absolute difference (colour-sum units).
+ * a whole-pixel hill-climb at full resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the sub-pixel
+ * rest from the grey gradients ({@link gradientStep}). `residual` is the match's truncated mean absolute difference
+ * (colour-sum units).
  */
 export function refineOffset(
   ref: Uint8Array,
