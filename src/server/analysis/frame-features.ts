@@ -220,10 +220,13 @@ function firstOnGrid(start: number, step: number, lo: number): number {
   return lo <= start ? start : start + Math.ceil((lo - start) / step) * step;
 }
 
+/** Margin (px) and spacing of the sparse grid the camera's shift is matched on. */
+const SAD_MARGIN = 16;
+const SAD_STEP = 6;
+
 /** The sparse grid of {@link fullSad} and {@link robustSad} (every 6th pixel, 16 px margin) at a shift: its rows, columns and point count. */
 function sadGrid(width: number, height: number, dx: number, dy: number): { ys: number; ye: number; xs: number; xe: number; n: number; step: number } {
-  const m = 16;
-  const step = 6;
+  const [m, step] = [SAD_MARGIN, SAD_STEP];
   const ys = firstOnGrid(m, step, dy);
   const ye = Math.min(height - m, height + dy);
   const xs = firstOnGrid(m, step, dx);
@@ -438,8 +441,7 @@ export function refineOffset(
  * that does not move with the camera) are left out. Each coordinate is kept within ±1 px.
  */
 function gradientStep(ref: Uint8Array, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
-  const m = 16;
-  const step = 6;
+  const [m, step] = [SAD_MARGIN, SAD_STEP];
   const grey = fmt === 'rgb24' ? (f: Uint8Array, i: number) => f[3 * i] + f[3 * i + 1] + f[3 * i + 2] : (f: Uint8Array, i: number) => f[i] * GREY;
   /** `ref`'s grey level at a fractional position (bilinear). */
   const at = (x: number, y: number) => {
@@ -489,8 +491,8 @@ function gradientStep(ref: Uint8Array, cur: Uint8Array, width: number, height: n
 }
 
 /**
- * The camera's position in each frame of a run (the context frames too) against its first frame (`frames[0]`), to a
- * fraction of a pixel. The frame-to-frame `shifts` are whole pixels, and a still camera's is kept at 0 unless a pixel
+ * The camera's position in each frame of a run but the last (the context frame after it) against its first frame
+ * (`frames[0]`, the context frame before it), to a fraction of a pixel. The frame-to-frame `shifts` are whole pixels, and a still camera's is kept at 0 unless a pixel
  * is clearly better, so their sum loses every frame's rounding: a hand-held camera's slow sway (under a pixel a
  * frame) is missed altogether, and the path drifts off the scene (measured: 71 px over 50 s of a swaying real clip,
  * the rim then read 3–5 rim widths off; MEASUREMENTS.md, "A hand-held camera's path, run version 54"). Here each
@@ -516,11 +518,11 @@ export function runPath(
     still = Math.abs(end.x) < STILL_RUN_OFFSET && Math.abs(end.y) < STILL_RUN_OFFSET;
   }
   if (still) {
-    for (let i = 1; i <= n; i++) pos.push({ x: 0, y: 0 });
+    for (let i = 1; i < n; i++) pos.push({ x: 0, y: 0 });
     return pos;
   }
   let ref = 0;
-  for (let i = 1; i <= n; i++) {
+  for (let i = 1; i < n; i++) {
     const prev = pos[i - 1];
     // the same buffer: a repeat the decode made. A picture `sameImage` calls a repeat is measured all the same: a
     // sway of a fraction of a pixel changes no byte by much, and the run's last frame is where the next run starts.
