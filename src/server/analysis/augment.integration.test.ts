@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { augmentOriginal, AUGMENT_SCRIPT } from '../../test/augment-clip';
 import { runFfmpeg } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, augmentArgs, augmentTruth } from './bench-augment';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
-import { x264RenderLevel } from './synth/x264-cpu';
 import type { AnalysisResult } from './types';
 
 /**
@@ -40,18 +39,13 @@ const MIN_FOUND: Record<string, number> = { mirror: 4, dark: 5, lowres: 4, crf35
 const MAX_WRONG: Record<string, number> = { mirror: 0, dark: 0, lowres: 0, crf35: 1 };
 const VARIANTS = [...Object.keys(MIN_FOUND), 'slow0.5'];
 
-const SCRIPT = (['swish', 'rim_out', 'air_ball', 'rim_in', 'bank_out', 'swish'] as const).map((kind) => ({ kind }));
+const SCRIPT = AUGMENT_SCRIPT;
 
 const scores = new Map<string, ClipScore>();
 const results = new Map<string, AnalysisResult>();
 
 async function prepare(): Promise<void> {
-  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
-  await mkdir(dir, { recursive: true });
-  const video = join(dir, 'original.mp4');
-  const gtFile = join(dir, 'original.json');
-  if (!existsSync(video) || !existsSync(gtFile)) await renderSyntheticGameAtomic({ seed: 121, width: 640, height: 360, script: SCRIPT }, video);
+  const { dir, video, truthFile: gtFile } = await augmentOriginal();
   const truth = (JSON.parse(await readFile(gtFile, 'utf8')) as { clips: GroundTruthClip[] }).clips[0];
   const orig = await analyseVideo(video, {});
   results.set('original', orig);

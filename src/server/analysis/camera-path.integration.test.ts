@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { augmentOriginal } from '../../test/augment-clip';
 import { runFfmpeg } from '../media/ffmpeg';
 import { cameraPath } from './ball-track';
 import { AUGMENT_VARIANTS, augmentArgs, shakeCrop } from './bench-augment';
 import { unpackFeatures, type FrameFeatures } from './frame-features';
 import { extractVideo } from './index';
-import { x264RenderLevel } from './synth/x264-cpu';
 
 /**
  * The camera path of a hand-held camera, end to end: a tripod game (the synthetic clip the robustness test uses) made
@@ -21,12 +20,7 @@ let features: FrameFeatures[] = [];
 let width = 0;
 
 beforeAll(async () => {
-  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-augment-it', `gen-${GENERATOR_VERSION}-${x264RenderLevel()}`);
-  await mkdir(dir, { recursive: true });
-  const video = join(dir, 'original.mp4');
-  const script = (['swish', 'rim_out', 'air_ball', 'rim_in', 'bank_out', 'swish'] as const).map((kind) => ({ kind }));
-  if (!existsSync(video)) await renderSyntheticGameAtomic({ seed: 121, width: 640, height: 360, script }, video);
+  const { dir, video } = await augmentOriginal();
   const copy = join(dir, 'camera-path-shake-strong.mp4');
   if (!existsSync(copy)) {
     await runFfmpeg(augmentArgs(AUGMENT_VARIANTS.find((v) => v.name === 'shake-strong')!, SOURCE, video, `${copy}.part.mp4`));
