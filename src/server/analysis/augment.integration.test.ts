@@ -3,7 +3,7 @@ import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { augmentOriginal, AUGMENT_SCRIPT } from '../../test/augment-clip';
-import { runFfmpeg } from '../media/ffmpeg';
+import { ffmpegPath, runFfmpeg, runTool } from '../media/ffmpeg';
 import { AUGMENT_VARIANTS, augmentArgs, augmentTruth } from './bench-augment';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
@@ -94,4 +94,29 @@ describe('transformed copies of a synthetic clip', () => {
       expect(s.madeCorrect).toBeGreaterThanOrEqual(s.matched - MAX_WRONG[name]);
     });
   }
+});
+
+describe('the zoom copy (a camera zoomed while it films)', () => {
+  /** One frame at `t` seconds as 160 × 90 grey levels, after the filter `vf` ('null' for none). */
+  const grab = async (file: string, t: number, vf: string) =>
+    (await runTool(ffmpegPath(), ['-v', 'error', '-ss', String(t), '-i', file, '-frames:v', '1', '-vf', `${vf},scale=160:90`, '-pix_fmt', 'gray', '-f', 'rawvideo', '-'])).stdout;
+  const meanDiff = (a: Buffer, b: Buffer) => a.reduce((s, v, i) => s + Math.abs(v - b[i]), 0) / a.length;
+
+  it('shows the whole frame at the start of its cycle and the centre 1.25 times larger at its peak (4 s)', async () => {
+    const { dir, video } = await augmentOriginal();
+    const v = AUGMENT_VARIANTS.find((x) => x.name === 'zoom')!;
+    const out = join(dir, 'zoom.mp4');
+    if (!existsSync(out)) {
+      await runFfmpeg(augmentArgs(v, { width: 640, height: 360, fps: 30 }, video, `${out}.part.mp4`));
+      await rename(`${out}.part.mp4`, out);
+    }
+    const centre = 'crop=512:288,scale=640:360';
+    const [start, startSrc] = await Promise.all([grab(out, 0, 'null'), grab(video, 0, 'null')]);
+    const [peak, peakSrc, peakCentre] = await Promise.all([grab(out, 4, 'null'), grab(video, 4, 'null'), grab(video, 4, centre)]);
+    expect(start.length).toBe(160 * 90);
+    // at 0 s the copy is the source (re-encoded); at 4 s it is the source's centre 80 %, not the whole frame
+    expect(meanDiff(start, startSrc)).toBeLessThan(3);
+    expect(meanDiff(peak, peakCentre)).toBeLessThan(3);
+    expect(meanDiff(peak, peakSrc)).toBeGreaterThan(2 * meanDiff(peak, peakCentre));
+  });
 });

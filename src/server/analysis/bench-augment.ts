@@ -2,7 +2,7 @@
  * Robustness benchmark material: transformed copies of clips with ground truth.
  *
  * Each variant is one ffmpeg filter chain applied to a clip (mirror, exposure, contrast,
- * compression, resolution, crop, frame rate, speed, rotation). The truth of a clip is shot
+ * compression, resolution, crop, frame rate, speed, rotation, a hand-held shake, a zoom). The truth of a clip is shot
  * times plus made/missed, so it stays valid under every spatial, colour or compression
  * transform; a speed change scales its times (`timeScale`). Image positions in the truth
  * (synthetic clips) are not transformed: the benchmark matches shots on rim-arrival time only.
@@ -26,7 +26,7 @@ export interface AugmentVariant {
   /** Short name, used as the file-name prefix (`mirror__clip.mp4`). */
   name: string;
   /** The family it belongs to (totals are printed per family). */
-  transform: 'reencode' | 'mirror' | 'exposure' | 'compression' | 'resolution' | 'crop' | 'frame rate' | 'speed' | 'rotation' | 'shake';
+  transform: 'reencode' | 'mirror' | 'exposure' | 'compression' | 'resolution' | 'crop' | 'frame rate' | 'speed' | 'rotation' | 'shake' | 'zoom';
   /** ffmpeg `-vf` chain for a source. */
   filter: (src: AugmentSource) => string;
   /** x264 CRF of the output (18 = visually lossless unless the variant is about compression). */
@@ -87,6 +87,20 @@ function shake(amount: number): (src: AugmentSource) => string {
 }
 
 /**
+ * A camera zoomed in and out while it films (a phone's pinch zoom, a camcorder's rocker): the frame's centre shown
+ * `peak` times larger and back, over and over, `period` seconds a cycle (1 at 0 s), scaled back to the source size by
+ * `zoompan` (its crop starts on whole source pixels). The scene's scale changes, which a camera path of
+ * translations alone does not follow.
+ */
+function zoom(peak: number, period: number): (src: AugmentSource) => string {
+  return (s) => {
+    const fps = Math.round(s.fps) || 30;
+    const z = `(1+${((peak - 1) / 2).toFixed(3)}*(1-cos(2*PI*in/${fps * period})))`;
+    return `zoompan=z='${z}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=${s.width}x${s.height}:fps=${fps}`;
+  };
+}
+
+/**
  * The variants. `reencode` is the re-encoding alone (CRF 18, what every other variant also
  * goes through) so that its effect can be told from the transform's.
  */
@@ -118,6 +132,7 @@ export const AUGMENT_VARIANTS: AugmentVariant[] = [
   { name: 'rot-3', transform: 'rotation', filter: () => rotate(-3) },
   { name: 'shake', transform: 'shake', filter: shake(0.5) },
   { name: 'shake-strong', transform: 'shake', filter: shake(1) },
+  { name: 'zoom', transform: 'zoom', filter: zoom(1.25, 8) },
 ];
 
 /**

@@ -48,7 +48,7 @@ describe('the camera path of a hand-held copy of a tripod game', () => {
   it('follows the sway within 2.5 px on every frame, where the summed whole-pixel steps drift tens of pixels off', () => {
     expect(features.length).toBeGreaterThan(300);
     expect(features.some((f) => f.dx !== 0)).toBe(true);
-    // measured at run version 54: 1.7 px against 59 px over the clip's 36 s
+    // measured: 1.7 px at run version 54, 1.8 px at run version 55, against 59 px over the clip's 36 s
     expect(worst(cameraPath(features))).toBeLessThan(2.5);
     expect(worst(cameraPath(features, true))).toBeGreaterThan(20);
   });

@@ -450,6 +450,10 @@ describe('planar YUV frames', () => {
       expect(got).toHaveLength(want.length);
       got.forEach((g, i) => {
         expect([g.dx, g.dy]).toEqual([want[i].dx, want[i].dy]);
+        // the sub-pixel path reads luma alone: the same 2 px a frame to a few hundredths
+        expect(Math.abs(want[i].sx - 2)).toBeLessThan(0.05);
+        expect(Math.abs(g.sx - want[i].sx)).toBeLessThan(0.05);
+        expect(Math.abs(g.sy - want[i].sy)).toBeLessThan(0.05);
         // The residual is luma-only on YUV frames (in colour-sum units): close, not equal.
         expect(Math.abs(g.shiftResidual - want[i].shiftResidual)).toBeLessThan(6);
         const a = ball(want[i]);

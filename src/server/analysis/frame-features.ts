@@ -387,10 +387,59 @@ const STILL_RUN_OFFSET = 0.15;
 const PATH_REFERENCE_REACH = 0.25;
 
 /**
+ * A reference frame's grey levels (colour-sum units) and their gradients (central differences) on the points of
+ * {@link fullSad}'s grid where the gradient is not zero (a flat point tells nothing of a shift): what
+ * {@link gradientStep} compares every later frame with. Built once per reference frame.
+ */
+export interface GradientGrid {
+  x: Int16Array;
+  y: Int16Array;
+  v: Float64Array;
+  gx: Float64Array;
+  gy: Float64Array;
+  n: number;
+}
+
+/** Grey level (colour-sum units) of pixel `i` of an RGB or a planar YUV frame. */
+function greyAt(f: Uint8Array, i: number, rgb: boolean): number {
+  return rgb ? f[3 * i] + f[3 * i + 1] + f[3 * i + 2] : f[i] * GREY;
+}
+
+/** `ref`'s {@link GradientGrid}. */
+function gradientGrid(ref: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): GradientGrid {
+  const [m, step] = [SAD_MARGIN, SAD_STEP];
+  const rgb = fmt === 'rgb24';
+  const cap = Math.ceil((width - 2 * m) / step) * Math.ceil((height - 2 * m) / step);
+  const g: GradientGrid = {
+    x: new Int16Array(cap),
+    y: new Int16Array(cap),
+    v: new Float64Array(cap),
+    gx: new Float64Array(cap),
+    gy: new Float64Array(cap),
+    n: 0,
+  };
+  for (let y = m; y < height - m; y += step) {
+    for (let x = m; x < width - m; x += step) {
+      const i = y * width + x;
+      const gx = (greyAt(ref, i + 1, rgb) - greyAt(ref, i - 1, rgb)) / 2;
+      const gy = (greyAt(ref, i + width, rgb) - greyAt(ref, i - width, rgb)) / 2;
+      if (!gx && !gy) continue;
+      const k = g.n++;
+      g.x[k] = x;
+      g.y[k] = y;
+      g.v[k] = greyAt(ref, i, rgb);
+      g.gx[k] = gx;
+      g.gy[k] = gy;
+    }
+  }
+  return g;
+}
+
+/**
  * Where the content of `ref` is in `cur` (content at p in `ref` is at p + offset in `cur`), to a fraction of a pixel:
  * a whole-pixel hill-climb at full resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the sub-pixel
- * rest from the grey gradients ({@link gradientStep}). `residual` is the match's truncated mean absolute difference
- * (colour-sum units).
+ * rest from the grey gradients ({@link gradientStep}; `grid` is `ref`'s {@link gradientGrid}, built here when not
+ * given). `residual` is the match's truncated mean absolute difference (colour-sum units).
  */
 export function refineOffset(
   ref: Uint8Array,
@@ -400,6 +449,7 @@ export function refineOffset(
   gx: number,
   gy: number,
   fmt: FrameFormat = 'rgb24',
+  grid: GradientGrid = gradientGrid(ref, width, height, fmt),
 ): { x: number; y: number; residual: number } {
   const exact = new Map<number, number>();
   const cost = (dx: number, dy: number) => {
@@ -430,28 +480,20 @@ export function refineOffset(
     }
     if (bx === cx && by === cy) break;
   }
-  const sub = gradientStep(ref, cur, width, height, bx, by, fmt);
+  const sub = gradientStep(grid, cur, width, height, bx, by, fmt);
   return { x: bx + sub.x, y: by + sub.y, residual: bv };
 }
 
 /**
- * The sub-pixel rest of a whole-pixel offset (`bx`, `by`) of `cur` against `ref`, by two Gauss–Newton steps on the grey
- * levels of {@link fullSad}'s grid (Lucas–Kanade: the offset that the grey gradients of `ref`, read where the offset
- * puts each point, explain the differences by); points whose difference is larger than {@link ROBUST_CLIP} (something
+ * The sub-pixel rest of a whole-pixel offset (`bx`, `by`) of `cur` against the reference frame whose
+ * {@link gradientGrid} is `grid`, by two Gauss–Newton steps (Lucas–Kanade in its inverse compositional form: the
+ * reference's gradients, taken once on its grid, explain the differences between `cur`, read bilinearly where the
+ * offset puts each point, and the reference); points whose difference is larger than {@link ROBUST_CLIP} (something
  * that does not move with the camera) are left out. Each coordinate is kept within ±1 px.
  */
-function gradientStep(ref: Uint8Array, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
-  const [m, step] = [SAD_MARGIN, SAD_STEP];
-  const grey = fmt === 'rgb24' ? (f: Uint8Array, i: number) => f[3 * i] + f[3 * i + 1] + f[3 * i + 2] : (f: Uint8Array, i: number) => f[i] * GREY;
-  /** `ref`'s grey level at a fractional position (bilinear). */
-  const at = (x: number, y: number) => {
-    const x0 = Math.floor(x);
-    const y0 = Math.floor(y);
-    const fx = x - x0;
-    const fy = y - y0;
-    const i = y0 * width + x0;
-    return (grey(ref, i) * (1 - fx) + grey(ref, i + 1) * fx) * (1 - fy) + (grey(ref, i + width) * (1 - fx) + grey(ref, i + width + 1) * fx) * fy;
-  };
+function gradientStep(grid: GradientGrid, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
+  const rgb = fmt === 'rgb24';
+  const { x: px, y: py, v, gx: gxs, gy: gys, n } = grid;
   let sx = 0;
   let sy = 0;
   for (let iter = 0; iter < 2; iter++) {
@@ -462,30 +504,38 @@ function gradientStep(ref: Uint8Array, cur: Uint8Array, width: number, height: n
     let bye = 0;
     const ox = bx + sx;
     const oy = by + sy;
-    for (let y = m; y < height - m; y += step) {
-      const ry = y - oy;
-      if (ry < 2 || ry > height - 3) continue;
-      for (let x = m; x < width - m; x += step) {
-        const rx = x - ox;
-        if (rx < 2 || rx > width - 3) continue;
-        const e = grey(cur, y * width + x) - at(rx, ry);
-        if (Math.abs(e) > ROBUST_CLIP) continue;
-        const gx = (at(rx + 1, ry) - at(rx - 1, ry)) / 2;
-        const gy = (at(rx, ry + 1) - at(rx, ry - 1)) / 2;
-        gxx += gx * gx;
-        gxy += gx * gy;
-        gyy += gy * gy;
-        bxe += gx * e;
-        bye += gy * e;
-      }
+    const x0 = Math.floor(ox);
+    const y0 = Math.floor(oy);
+    const fx = ox - x0;
+    const fy = oy - y0;
+    const w00 = (1 - fx) * (1 - fy);
+    const w01 = fx * (1 - fy);
+    const w10 = (1 - fx) * fy;
+    const w11 = fx * fy;
+    for (let k = 0; k < n; k++) {
+      const qx = px[k] + x0;
+      const qy = py[k] + y0;
+      if (qx < 0 || qy < 0 || qx > width - 2 || qy > height - 2) continue;
+      const i = qy * width + qx;
+      const c =
+        greyAt(cur, i, rgb) * w00 + greyAt(cur, i + 1, rgb) * w01 + greyAt(cur, i + width, rgb) * w10 + greyAt(cur, i + width + 1, rgb) * w11;
+      const e = c - v[k];
+      if (Math.abs(e) > ROBUST_CLIP) continue;
+      const gx = gxs[k];
+      const gy = gys[k];
+      gxx += gx * gx;
+      gxy += gx * gy;
+      gyy += gy * gy;
+      bxe += gx * e;
+      bye += gy * e;
     }
     const det = gxx * gyy - gxy * gxy;
     if (!(det > 1e-6 * (gxx + gyy) ** 2) || gxx + gyy === 0) break;
-    // cur(p) = ref(p − o − δ) ≈ ref(p − o) − ∇ref · δ, so e = −∇ref · δ
-    const dx = -(gyy * bxe - gxy * bye) / det;
-    const dy = -(gxx * bye - gxy * bxe) / det;
-    sx = Math.max(-1, Math.min(1, sx + dx));
-    sy = Math.max(-1, Math.min(1, sy + dy));
+    // cur(p + o) ≈ ref(p + δ) ≈ ref(p) + ∇ref · δ, so e = ∇ref · δ and the offset is o − δ
+    const dx = (gyy * bxe - gxy * bye) / det;
+    const dy = (gxx * bye - gxy * bxe) / det;
+    sx = Math.max(-1, Math.min(1, sx - dx));
+    sy = Math.max(-1, Math.min(1, sy - dy));
   }
   return { x: sx, y: sy };
 }
@@ -511,10 +561,16 @@ export function runPath(
 ): Array<{ x: number; y: number }> {
   const n = frames.length - 1;
   const pos: Array<{ x: number; y: number }> = [{ x: 0, y: 0 }];
+  // the reference frame's gradient grid, kept while it stays the reference
+  let made: { i: number; grid: GradientGrid } | undefined;
+  const grids = (i: number) => {
+    if (made?.i !== i) made = { i, grid: gradientGrid(frames[i], width, height, fmt) };
+    return made.grid;
+  };
   let still = true;
   for (let i = 1; i < n; i++) if (shifts[i].dx || shifts[i].dy) still = false;
   if (still && n > 1) {
-    const end = refineOffset(frames[0], frames[n - 1], width, height, 0, 0, fmt);
+    const end = refineOffset(frames[0], frames[n - 1], width, height, 0, 0, fmt, grids(0));
     still = Math.abs(end.x) < STILL_RUN_OFFSET && Math.abs(end.y) < STILL_RUN_OFFSET;
   }
   if (still) {
@@ -538,10 +594,10 @@ export function runPath(
       gx = shifts[i].dx;
       gy = shifts[i].dy;
     }
-    let r = refineOffset(frames[ref], frames[i], width, height, gx, gy, fmt);
+    let r = refineOffset(frames[ref], frames[i], width, height, gx, gy, fmt, grids(ref));
     if (ref !== i - 1 && r.residual > 2 * shifts[i].residual + 4) {
       ref = i - 1;
-      r = refineOffset(frames[ref], frames[i], width, height, shifts[i].dx, shifts[i].dy, fmt);
+      r = refineOffset(frames[ref], frames[i], width, height, shifts[i].dx, shifts[i].dy, fmt, grids(ref));
     }
     pos.push({ x: pos[ref].x + r.x, y: pos[ref].y + r.y });
   }
