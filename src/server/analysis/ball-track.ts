@@ -1,4 +1,4 @@
-import { ballSized, type FrameFeatures, type MotionBlob } from './frame-features';
+import { ballSized, zoomCentre, type FrameFeatures, type MotionBlob } from './frame-features';
 
 /** A ball candidate in one frame, in camera-stabilised analysis pixels. */
 export interface BallCandidate {
@@ -23,28 +23,59 @@ export interface Track {
 export interface CameraPath {
   ox: Float64Array;
   oy: Float64Array;
+  /**
+   * The camera's zoom in each frame against frame 0, about (`cx`, `cy`): content at p in frame 0 (the stabilised frame)
+   * is at s · (p − c) + c + (ox, oy) in frame f. Absent when the camera did not zoom (and on a whole-pixel path).
+   */
+  zoom?: { s: Float64Array; cx: number; cy: number };
 }
+
+/** Where the image point (`x`, `y`) of frame `f` is in the stabilised frame. */
+export function toStable(path: CameraPath, f: number, x: number, y: number): { x: number; y: number } {
+  const z = path.zoom;
+  if (!z) return { x: x - path.ox[f], y: y - path.oy[f] };
+  const s = z.s[f];
+  return { x: (x - z.cx - path.ox[f]) / s + z.cx, y: (y - z.cy - path.oy[f]) / s + z.cy };
+}
+
+/** Where the stabilised point (`x`, `y`) is in the image of frame `f`. */
+export function toPicture(path: CameraPath, f: number, x: number, y: number): { x: number; y: number } {
+  const z = path.zoom;
+  if (!z) return { x: x + path.ox[f], y: y + path.oy[f] };
+  const s = z.s[f];
+  return { x: s * (x - z.cx) + z.cx + path.ox[f], y: s * (y - z.cy) + z.cy + path.oy[f] };
+}
+
+/** How much larger the image of frame `f` shows the scene than the stabilised frame (1: no zoom). */
+export const zoomAt = (path: CameraPath, f: number): number => path.zoom?.s[f] ?? 1;
 
 /**
  * Integrates the per-frame camera motion so positions can be compared across a moving camera's frames: the sub-pixel
  * motion (`sx`, `sy`, which does not drift) or, with `wholePixels`, the whole-pixel steps (`dx`, `dy`: what a panning
- * camera's hoop tracks are followed and re-anchored on, see `finish.ts`).
+ * camera's hoop tracks are followed and re-anchored on, see `finish.ts`). With `dims` (the frame's size), the sub-pixel
+ * path also carries the camera's zoom (`ss`, composed about the frame's centre) when it changed anywhere.
  */
-export function cameraPath(features: FrameFeatures[], wholePixels = false): CameraPath {
+export function cameraPath(features: FrameFeatures[], wholePixels = false, dims?: { width: number; height: number }): CameraPath {
   const n = features.length;
   const ox = new Float64Array(n);
   const oy = new Float64Array(n);
+  const zoomed = !wholePixels && dims !== undefined && features.some((f) => f.ss !== 1);
+  const s = zoomed ? new Float64Array(n) : null;
   let x = 0;
   let y = 0;
+  let z = 1;
   for (let i = 0; i < n; i++) {
     if (i > 0) {
-      x += wholePixels ? features[i].dx : features[i].sx;
-      y += wholePixels ? features[i].dy : features[i].sy;
+      const a = zoomed ? features[i].ss : 1;
+      x = a * x + (wholePixels ? features[i].dx : features[i].sx);
+      y = a * y + (wholePixels ? features[i].dy : features[i].sy);
+      z *= a;
     }
     ox[i] = x;
     oy[i] = y;
+    if (s) s[i] = z;
   }
-  return { ox, oy };
+  return s && dims ? { ox, oy, zoom: { s, ...zoomCentre(dims.width, dims.height) } } : { ox, oy };
 }
 
 /**
@@ -82,9 +113,8 @@ function toCandidate(b: MotionBlob, frame: number, path: CameraPath, maxD: numbe
   const skinPenalty = b.skin > 0.5 ? 0.6 : 1;
   return {
     frame,
-    x: b.x - path.ox[frame],
-    y: b.y - path.oy[frame],
-    r,
+    ...toStable(path, frame, b.x, b.y),
+    r: r / zoomAt(path, frame),
     score: (0.55 * shape + 0.45 * colour) * skinPenalty,
     ballColour: b.ballColour,
   };

@@ -1,5 +1,5 @@
 import { median } from './arcs';
-import type { BallCandidate, CameraPath, Track } from './ball-track';
+import { toPicture, zoomAt, type BallCandidate, type CameraPath, type Track } from './ball-track';
 import type { ShotDetection } from './shots';
 import type { ShotAction } from './types';
 
@@ -840,6 +840,33 @@ export function cameraSide(fit: CourtFit): 'court' | 'behind' {
   return onSide(Math.atan2(fit.camera.pos[1], fit.camera.pos[0]), 'court') ? 'court' : 'behind';
 }
 
+/** Frame `f`'s RGB picture drawn in the stabilised frame (bilinear; black where it falls outside the picture). */
+function unzoomed(rgb: Uint8Array, path: CameraPath, f: number, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height * 3);
+  // toPicture's arithmetic, row by row: x maps to s · x + a, y to s · y + b
+  const o0 = toPicture(path, f, 0, 0);
+  const s = zoomAt(path, f);
+  for (let y = 0; y < height; y++) {
+    const qy = s * y + o0.y;
+    for (let x = 0; x < width; x++) {
+      const qx = s * x + o0.x;
+      if (!(qx >= 0 && qy >= 0 && qx < width - 1 && qy < height - 1)) continue;
+      const x0 = Math.floor(qx);
+      const y0 = Math.floor(qy);
+      const fx = qx - x0;
+      const fy = qy - y0;
+      const i = (y0 * width + x0) * 3;
+      const o = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        const top = rgb[i + c] * (1 - fx) + rgb[i + 3 + c] * fx;
+        const bottom = rgb[i + width * 3 + c] * (1 - fx) + rgb[i + width * 3 + 3 + c] * fx;
+        out[o + c] = Math.round(top * (1 - fy) + bottom * fy);
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Reads the court around a rim from the sampled frames (stabilised by the camera path): the
  * returned function fits the lines seen from the given rim, with the camera on the given side
@@ -861,8 +888,10 @@ export function courtReader(
     const offs = samples.map((s) => [path.ox[s.index] ?? 0, path.oy[s.index] ?? 0]);
     const spread = Math.max(...offs.map((o) => Math.hypot(o[0] - offs[0][0], o[1] - offs[0][1])));
     if (spread > 0.03 * width) return null;
+    // a camera that zoomed: each sample drawn again in the stabilised frame (its median then lines up)
+    const zoom = path.zoom;
     return medianBackground(
-      samples.map((s, i) => ({ rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
+      samples.map((s, i) => (zoom && s.index < zoom.s.length ? { rgb: unzoomed(s.rgb, path, s.index, width, height), ox: 0, oy: 0 } : { rgb: s.rgb, ox: offs[i][0], oy: offs[i][1] })),
       width,
       height,
     );

@@ -13,7 +13,7 @@ const GH = 24;
 function frame(index: number, busy: number): FrameFeatures {
   const motion = new Uint8Array(GW * GH);
   for (const [gx, gy] of [[30, 4], [31, 4], [33, 10], [36, 20]]) motion[gy * GW + gx] = busy;
-  return { index, dx: 0, dy: 0, shiftResidual: 0, sx: 0, sy: 0, blobs: busy ? [{ x: 250, y: 40, x0: 240, y0: 32, x1: 260, y1: 48, area: busy, ballColour: 0, skin: 0, torso: null }] as unknown as FrameFeatures['blobs'] : [], motion, gridW: GW, gridH: GH };
+  return { index, dx: 0, dy: 0, shiftResidual: 0, sx: 0, sy: 0, ss: 1, blobs: busy ? [{ x: 250, y: 40, x0: 240, y0: 32, x1: 260, y1: 48, area: busy, ballColour: 0, skin: 0, torso: null }] as unknown as FrameFeatures['blobs'] : [], motion, gridW: GW, gridH: GH };
 }
 
 /** The clip shown at half speed the way a slowed file is made: every picture twice; the repeat has no motion. */
@@ -82,6 +82,7 @@ describe('features kept by the extraction and unpacked for the finishing stage',
     shiftResidual: 1,
     sx: i % 3 === 1 ? 0.25 : 0,
     sy: i % 5 === 2 ? -1.5 : 0,
+    ss: i % 7 === 3 ? 1.01 : 1,
     blobs: Array.from({ length: 40 }, blob),
     motion: Uint8Array.from({ length: GW * GH }, () => (rand() < 0.1 ? 4 : 0)),
     gridW: GW,

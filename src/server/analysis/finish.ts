@@ -1,4 +1,4 @@
-import { arcAt, ballCandidates, cameraPath, linkTracks, STITCH_OVERLAP, stitchTracks, type BallCandidate, type CameraPath } from './ball-track';
+import { arcAt, ballCandidates, cameraPath, linkTracks, STITCH_OVERLAP, stitchTracks, toPicture, toStable, zoomAt, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
 import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
@@ -89,7 +89,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // turning a little — takes the sub-pixel path, which does not drift (see `frame-features.ts#runPath`).
   const path = moving
     ? anchorPath(moving.flatMap((t) => firmRuns(t, Math.max(1, Math.round(fps)))).filter((r) => r.obs.length >= 3), wholePath.ox, wholePath.oy)
-    : checkPathOnSamples(features, cameraPath(features), input.samples, dims);
+    : checkPathOnSamples(features, cameraPath(features, false, dims), input.samples, dims);
   const perFrame = features.map((f, i) => ballCandidates(f, i, path, dims));
   const tracks = stitchTracks(linkTracks(perFrame), Math.round(fps / 3), moving ? STITCH_OVERLAP : 0);
   const allArcs = tracks.flatMap((t) => splitIntoArcs(t));
@@ -98,18 +98,18 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const descents = allArcs.filter((a) => isDescentArc(a, fps, dims, gScale));
   const timeScale = estimateTimeScale(arcs, fps, gScale);
   const lookback = Math.round((1.6 / timeScale) * fps);
-  const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => y + path.oy[f]);
+  const hoopEstimates = locateHoopsFromArcs(arcs, dims, lookback, (f, y) => toPicture(path, f, 0, y).y);
   const allRims = persistentRims(
     samples
       .filter((smp) => smp.index < features.length)
-      .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index] })),
+      .map((smp) => ({ frame: { rgb: smp.rgb, width, height }, ox: path.ox[smp.index], oy: path.oy[smp.index], ...zoomOf(path, smp.index) })),
   );
   const rims = allRims.filter((r) => r.score >= RIM_MIN_SCORE);
   const isShotLike = (a: Arc) =>
     a.points.length >= 6 &&
     a.score >= 0.5 &&
     (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
-      (a.points[0].y + path.oy[a.points[0].frame] < 0.2 * height && a.apexFrame - a.points[0].frame <= 2));
+      (toPicture(path, a.points[0].frame, 0, a.points[0].y).y < 0.2 * height && a.apexFrame - a.points[0].frame <= 2));
   const shotLike = arcs.filter(isShotLike);
   // close shots: flights too short for the travel test (straight up from under the rim and back down), taken as
   // close shots only (`shots.ts#detectShots`), at a panning camera's tracked rims and at a still camera's hoops
@@ -147,12 +147,12 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     const ft = features[f];
     if (!ft) return 0;
     if (!motion.pictured[f]) return NaN;
-    const ox = path.ox[f];
-    const oy = path.oy[f];
-    const gx0 = Math.max(0, Math.floor((x0 + ox) / GRID));
-    const gx1 = Math.min(ft.gridW - 1, Math.floor((x1 + ox) / GRID));
-    const gy0 = Math.max(0, Math.floor((y0 + oy) / GRID));
-    const gy1 = Math.min(ft.gridH - 1, Math.floor((y1 + oy) / GRID));
+    const a = toPicture(path, f, x0, y0);
+    const b = toPicture(path, f, x1, y1);
+    const gx0 = Math.max(0, Math.floor(a.x / GRID));
+    const gx1 = Math.min(ft.gridW - 1, Math.floor(b.x / GRID));
+    const gy0 = Math.max(0, Math.floor(a.y / GRID));
+    const gy1 = Math.min(ft.gridH - 1, Math.floor(b.y / GRID));
     let n = 0;
     for (let gy = gy0; gy <= gy1; gy++) for (let gx = gx0; gx <= gx1; gx++) n += ft.motion[gy * ft.gridW + gx];
     return n * 4;
@@ -241,7 +241,7 @@ function shotMoments(
 ): ShotMoments[] {
   const shotArcs = new Set(shots.map((s) => s.arc));
   const other = arcs.filter((a) => !shotArcs.has(a));
-  const at = (p: BallCandidate, r: number): BallMoment => ({ frame: p.frame, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame], r });
+  const at = (p: BallCandidate, r: number): BallMoment => ({ frame: p.frame, ...toPicture(path, p.frame, p.x, p.y), r: r * zoomAt(path, p.frame) });
   return shots.map((s, i) => {
     const pass: BallMoment[] = [];
     if (s.made && !actions[i].is_free_throw) {
@@ -275,6 +275,11 @@ function shotMoments(
  * null for a camera that stays put (its hoop is found in stabilised coordinates instead). A
  * camera pans when its path spans more than a fifth of the frame width.
  */
+/** A sample's zoom for {@link persistentRims}, when the camera zoomed. */
+function zoomOf(path: CameraPath, f: number): { zoom?: { s: number; cx: number; cy: number } } {
+  return path.zoom ? { zoom: { s: path.zoom.s[f], cx: path.zoom.cx, cy: path.zoom.cy } } : {};
+}
+
 function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: number; height: number }): RimTrack[] | null {
   if (samples.length < 3) return null;
   let lo = 0;
@@ -472,10 +477,10 @@ export function placeOnNet(
   const pick = samples.length <= 5 ? samples : [0, 1, 2, 3, 4].map((k) => samples[Math.round((k * (samples.length - 1)) / 4)]);
   const found: NetTop[] = [];
   for (const smp of pick) {
-    const ox = path.ox[smp.index] ?? 0;
-    const oy = path.oy[smp.index] ?? 0;
-    const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { x: h.x + ox, y: h.y + oy, w: wExp });
-    if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, x: n.x - ox, y: n.y - oy });
+    if (smp.index >= path.ox.length) continue;
+    const z = zoomAt(path, smp.index);
+    const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { ...toPicture(path, smp.index, h.x, h.y), w: wExp * z });
+    if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, ...toStable(path, smp.index, n.x, n.y), w: n.w / z });
   }
   if (found.length < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
   const nx = median(found.map((n) => n.x));
@@ -724,11 +729,12 @@ function attributeShots(
 function clusterRecord(t: PlayerTrack, path: CameraPath, fps: number, dims: { width: number; height: number }): ClusterRecord {
   const mid = t.obs.reduce((best, o) => (o.y1 - o.y0 > best.y1 - best.y0 ? o : best), t.obs[0]);
   const f = mid.frame;
+  const [a, b] = [toPicture(path, f, mid.x0, mid.y0), toPicture(path, f, mid.x1, mid.y1)];
   const box: [number, number, number, number] = [
-    round(Math.max(0, (mid.x0 + path.ox[f]) / dims.width)),
-    round(Math.max(0, (mid.y0 + path.oy[f]) / dims.height)),
-    round(Math.min(1, (mid.x1 + path.ox[f]) / dims.width)),
-    round(Math.min(1, (mid.y1 + path.oy[f]) / dims.height)),
+    round(Math.max(0, a.x / dims.width)),
+    round(Math.max(0, a.y / dims.height)),
+    round(Math.min(1, b.x / dims.width)),
+    round(Math.min(1, b.y / dims.height)),
   ];
   return {
     track_id: t.id,
@@ -1038,8 +1044,7 @@ export function sceneCalm(
     if (!pictured[f]) continue;
     n++;
     const ft = features[f];
-    const rx = s.releaseX + path.ox[f];
-    const ry = s.releaseY + path.oy[f];
+    const { x: rx, y: ry } = toPicture(path, f, s.releaseX, s.releaseY);
     let near = 0;
     for (let gy = 0; gy < ft.gridH; gy++) {
       for (let gx = 0; gx < ft.gridW; gx++) {
@@ -1062,7 +1067,7 @@ function hoopRecords(
   dims: { width: number; height: number },
   spans: Array<[number, number]> = [],
 ): HoopRecord[] {
-  const moving = path.ox.some((v) => v !== 0) || path.oy.some((v) => v !== 0);
+  const moving = path.ox.some((v) => v !== 0) || path.oy.some((v) => v !== 0) || path.zoom !== undefined;
   const step = moving ? Math.max(1, Math.round(fps)) : Math.max(1, frames - 1);
   return goals.map((h, i) => {
     const [f0, f1] = spans[i] ?? [0, frames - 1];
@@ -1091,9 +1096,9 @@ function hoopRecords(
 function hoopSample(h: HoopEstimate, path: CameraPath, f: number, fps: number, dims: { width: number; height: number }) {
   return {
     t: round(f / fps, 3),
-    x: round((h.x + path.ox[f]) / dims.width),
-    y: round((h.y + path.oy[f]) / dims.height),
-    w: round(h.w / dims.width),
+    x: round(toPicture(path, f, h.x, h.y).x / dims.width),
+    y: round(toPicture(path, f, h.x, h.y).y / dims.height),
+    w: round((h.w * zoomAt(path, f)) / dims.width),
   };
 }
 
@@ -1135,9 +1140,9 @@ function shotAction(
     shooter_track: null,
     assister_track: null,
     rebounder_track: null,
-    shot_image: [round((s.releaseX + path.ox[rf]) / dims.width), round((s.releaseY + path.oy[rf]) / dims.height)],
+    shot_image: [round(toPicture(path, rf, s.releaseX, s.releaseY).x / dims.width), round(toPicture(path, rf, s.releaseX, s.releaseY).y / dims.height)],
     shot_world: null,
-    hoop_image: [round((hoop.x + path.ox[rf]) / dims.width), round((hoop.y + path.oy[rf]) / dims.height)],
+    hoop_image: [round(toPicture(path, rf, hoop.x, hoop.y).x / dims.width), round(toPicture(path, rf, hoop.x, hoop.y).y / dims.height)],
     hoop_id: hoopId,
     excitement: round(excitement, 3),
     confidence: round(s.confidence, 3),
@@ -1157,9 +1162,9 @@ function ballRecords(arcs: Arc[], path: CameraPath, fps: number, dims: { width: 
     .sort((a, b) => a.frame - b.frame)
     .map((p) => ({
       t: round(p.frame / fps, 3),
-      x: round((p.x + path.ox[p.frame]) / dims.width),
-      y: round((p.y + path.oy[p.frame]) / dims.height),
-      r: round(p.r / dims.width),
+      x: round(toPicture(path, p.frame, p.x, p.y).x / dims.width),
+      y: round(toPicture(path, p.frame, p.x, p.y).y / dims.height),
+      r: round((p.r * zoomAt(path, p.frame)) / dims.width),
       confidence: round(p.conf, 3),
       source: 'motion' as const,
     }));

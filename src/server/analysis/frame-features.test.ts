@@ -264,9 +264,32 @@ describe('the camera path of a hand-held camera (sub-pixel, against the run\'s f
     for (const f of computeRun(still, W, H, 0, makeScratch(W, H))) expect([f.dx, f.dy, f.sx, f.sy]).toEqual([0, 0, 0, 0]);
   });
 
+  it('follows a zoom about the frame\'s centre (1 % a frame over two runs) and keeps a still camera at scale 1', () => {
+    const zoom = (i: number) => 1.01 ** i;
+    const [cx, cy] = [(W - 1) / 2, (H - 1) / 2];
+    const zoomed = Array.from({ length: 50 }, (_, i) => {
+      const z = zoom(i);
+      return frame([0, 0, 0], (x, y) => wall((x - cx) / z + cx, (y - cy) / z + cy));
+    });
+    let s = 1;
+    let [px, py] = [0, 0];
+    for (const first of [0, 24]) {
+      for (const f of computeRun(zoomed.slice(first, first + 26), W, H, first, makeScratch(W, H))) {
+        s *= f.ss;
+        px = f.ss * px + f.sx;
+        py = f.ss * py + f.sy;
+        expect(Math.abs(s / zoom(f.index + 1) - 1)).toBeLessThan(0.003);
+        expect(Math.hypot(px, py)).toBeLessThan(0.5);
+      }
+    }
+    expect(s).toBeGreaterThan(1.5);
+    const still = Array.from({ length: 26 }, () => frame([0, 0, 0], wall));
+    for (const f of computeRun(still, W, H, 0, makeScratch(W, H))) expect(f.ss).toBe(1);
+  });
+
   it('keeps the sub-pixel motion through packing', () => {
     const packed = unpackFeatures([packFeatures(runs[0])]);
-    expect(packed.map((f) => [f.sx, f.sy])).toEqual(runs[0].map((f) => [f.sx, f.sy]));
+    expect(packed.map((f) => [f.sx, f.sy, f.ss])).toEqual(runs[0].map((f) => [f.sx, f.sy, f.ss]));
   });
 });
 

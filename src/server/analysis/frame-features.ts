@@ -126,6 +126,11 @@ export interface FrameFeatures {
    */
   sx: number;
   sy: number;
+  /**
+   * The camera's zoom since the previous frame (1: none), about the frame's centre c: content at p in the previous frame
+   * is at ss · (p − c) + c + (sx, sy) here. Measured with `sx`, `sy` ({@link runPath}); a still camera's is exactly 1.
+   */
+  ss: number;
   blobs: MotionBlob[];
   /**
    * Moving-pixel counts per GRID x GRID cell, row-major, `gridW` x `gridH`: pixels of the half-resolution motion mask,
@@ -397,8 +402,13 @@ export interface GradientGrid {
   v: Float64Array;
   gx: Float64Array;
   gy: Float64Array;
+  /** The gradient along a zoom about the frame's centre: gx · (x − cx) + gy · (y − cy). */
+  gs: Float64Array;
   n: number;
 }
+
+/** The centre a zoom is measured about (pixel coordinates). */
+export const zoomCentre = (width: number, height: number) => ({ cx: (width - 1) / 2, cy: (height - 1) / 2 });
 
 /** Grey level (colour-sum units) of pixel `i` of an RGB or a planar YUV frame. */
 function greyAt(f: Uint8Array, i: number, rgb: boolean): number {
@@ -416,8 +426,10 @@ function gradientGrid(ref: Uint8Array, width: number, height: number, fmt: Frame
     v: new Float64Array(cap),
     gx: new Float64Array(cap),
     gy: new Float64Array(cap),
+    gs: new Float64Array(cap),
     n: 0,
   };
+  const { cx, cy } = zoomCentre(width, height);
   for (let y = m; y < height - m; y += step) {
     for (let x = m; x < width - m; x += step) {
       const i = y * width + x;
@@ -430,16 +442,29 @@ function gradientGrid(ref: Uint8Array, width: number, height: number, fmt: Frame
       g.v[k] = greyAt(ref, i, rgb);
       g.gx[k] = gx;
       g.gy[k] = gy;
+      g.gs[k] = gx * (x - cx) + gy * (y - cy);
     }
   }
   return g;
 }
 
+/** A camera's place against a reference frame: content at p there is at s · (p − c) + c + (x, y) (c: {@link zoomCentre}). */
+export interface CameraPlace {
+  x: number;
+  y: number;
+  s: number;
+}
+
+/** Gauss–Newton steps of {@link zoomStep} at most, and the step under which it stops (px, and scale · 320 px). */
+const GRADIENT_STEPS = 6;
+const GRADIENT_DONE = 0.005;
+
 /**
- * Where the content of `ref` is in `cur` (content at p in `ref` is at p + offset in `cur`), to a fraction of a pixel:
- * a whole-pixel hill-climb at full resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the sub-pixel
- * rest from the grey gradients ({@link gradientStep}; `grid` is `ref`'s {@link gradientGrid}, built here when not
- * given). `residual` is the match's truncated mean absolute difference (colour-sum units).
+ * Where the content of `ref` is in `cur`, to a fraction of a pixel: a whole-pixel hill-climb of the offset at full
+ * resolution from the guess (`gx`, `gy`) on {@link robustSad}, then the sub-pixel rest from the grey gradients
+ * ({@link shiftStep}; scale 1) or, given a starting scale `gs`, the rest and the zoom ({@link zoomStep}; the
+ * hill-climb then compares at that scale, {@link zoomedSad}). `grid` is `ref`'s {@link gradientGrid}, built here when
+ * not given. `residual` is the whole-pixel match's truncated mean absolute difference (colour-sum units).
  */
 export function refineOffset(
   ref: Uint8Array,
@@ -450,13 +475,17 @@ export function refineOffset(
   gy: number,
   fmt: FrameFormat = 'rgb24',
   grid: GradientGrid = gradientGrid(ref, width, height, fmt),
-): { x: number; y: number; residual: number } {
+  gs?: number,
+): CameraPlace & { residual: number } {
   const exact = new Map<number, number>();
+  // at a zoom against the reference, its grid is compared where the zoom puts it (a sum at scale 1 drifts to the
+  // textured side); without one, the full sum of colours as before
+  const zoomed = gs !== undefined && Math.abs(gs - 1) > ZOOMED_MATCH;
   const cost = (dx: number, dy: number) => {
     const key = dx * 65536 + dy;
     let v = exact.get(key);
     if (v === undefined) {
-      v = robustSad(ref, cur, width, height, dx, dy, fmt);
+      v = zoomed ? zoomedSad(grid, cur, width, height, dx, dy, gs!, fmt) : robustSad(ref, cur, width, height, dx, dy, fmt);
       exact.set(key, v);
     }
     return v;
@@ -480,8 +509,11 @@ export function refineOffset(
     }
     if (bx === cx && by === cy) break;
   }
-  const sub = gradientStep(grid, cur, width, height, bx, by, fmt);
-  return { x: bx + sub.x, y: by + sub.y, residual: bv };
+  if (gs === undefined) {
+    const sub = shiftStep(grid, cur, width, height, bx, by, fmt);
+    return { x: bx + sub.x, y: by + sub.y, s: 1, residual: bv };
+  }
+  return { ...zoomStep(grid, cur, width, height, bx, by, gs, fmt), residual: bv };
 }
 
 /**
@@ -491,7 +523,7 @@ export function refineOffset(
  * offset puts each point, and the reference); points whose difference is larger than {@link ROBUST_CLIP} (something
  * that does not move with the camera) are left out. Each coordinate is kept within ±1 px.
  */
-function gradientStep(grid: GradientGrid, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
+function shiftStep(grid: GradientGrid, cur: Uint8Array, width: number, height: number, bx: number, by: number, fmt: FrameFormat): { x: number; y: number } {
   const rgb = fmt === 'rgb24';
   const { x: px, y: py, v, gx: gxs, gy: gys, n } = grid;
   let sx = 0;
@@ -541,16 +573,147 @@ function gradientStep(grid: GradientGrid, cur: Uint8Array, width: number, height
 }
 
 /**
- * The camera's position in each frame of a run but the last (the context frame after it) against its first frame
- * (`frames[0]`, the context frame before it), to a fraction of a pixel. The frame-to-frame `shifts` are whole pixels, and a still camera's is kept at 0 unless a pixel
+ * The offset to a fraction of a pixel and the scale of `cur` against the reference frame whose {@link gradientGrid} is
+ * `grid`, from the whole-pixel offset (`bx`, `by`) and the scale `s0`, by Gauss–Newton steps (Lucas–Kanade in its
+ * inverse compositional form: the reference's gradients along x, y and a zoom about the centre, taken once on its
+ * grid, explain the differences between `cur`, read bilinearly where the place puts each point, and the reference)
+ * until a step moves less than {@link GRADIENT_DONE} px, at most {@link GRADIENT_STEPS}; points whose difference is
+ * larger than {@link ROBUST_CLIP} (something that does not move with the camera) are left out. The offset is kept
+ * within ±1 px of (`bx`, `by`).
+ */
+function zoomStep(grid: GradientGrid, cur: Uint8Array, width: number, height: number, bx: number, by: number, s0: number, fmt: FrameFormat): CameraPlace {
+  const rgb = fmt === 'rgb24';
+  const { x: px, y: py, v, gx: gxs, gy: gys, gs: gss, n } = grid;
+  const { cx, cy } = zoomCentre(width, height);
+  const reach = Math.max(cx, cy);
+  let tx = bx;
+  let ty = by;
+  let s = s0;
+  const h = new Float64Array(9);
+  const b = new Float64Array(3);
+  for (let iter = 0; iter < GRADIENT_STEPS; iter++) {
+    h.fill(0);
+    b.fill(0);
+    for (let k = 0; k < n; k++) {
+      const qx = s * (px[k] - cx) + cx + tx;
+      const qy = s * (py[k] - cy) + cy + ty;
+      if (!(qx >= 0 && qy >= 0 && qx < width - 1 && qy < height - 1)) continue;
+      const x0 = Math.floor(qx);
+      const y0 = Math.floor(qy);
+      const fx = qx - x0;
+      const fy = qy - y0;
+      const i = y0 * width + x0;
+      const c =
+        (greyAt(cur, i, rgb) * (1 - fx) + greyAt(cur, i + 1, rgb) * fx) * (1 - fy) +
+        (greyAt(cur, i + width, rgb) * (1 - fx) + greyAt(cur, i + width + 1, rgb) * fx) * fy;
+      const e = c - v[k];
+      if (Math.abs(e) > ROBUST_CLIP) continue;
+      const gx = gxs[k];
+      const gy = gys[k];
+      const gs = gss[k];
+      h[0] += gx * gx;
+      h[1] += gx * gy;
+      h[2] += gx * gs;
+      h[4] += gy * gy;
+      h[5] += gy * gs;
+      h[8] += gs * gs;
+      b[0] += gx * e;
+      b[1] += gy * e;
+      b[2] += gs * e;
+    }
+    const d = solveSymmetric3(h, b);
+    if (!d) break;
+    // cur(W(p)) ≈ ref(W_δ(p)) ≈ ref(p) + J δ: the place composed with the inverse of δ's
+    const k = 1 + d[2];
+    if (!(k > 0.5)) break;
+    tx = Math.max(bx - 1, Math.min(bx + 1, tx - (s * d[0]) / k));
+    ty = Math.max(by - 1, Math.min(by + 1, ty - (s * d[1]) / k));
+    s /= k;
+    if (Math.abs(d[0]) < GRADIENT_DONE && Math.abs(d[1]) < GRADIENT_DONE && Math.abs(d[2]) * reach < GRADIENT_DONE) break;
+  }
+  return { x: tx, y: ty, s };
+}
+
+/**
+ * A run is followed with the zoom ({@link runPath}) when its last frame's zoom against its first moves the frame's
+ * corners by this many pixels or more, and the zoom it is followed with does somewhere; below it (a hand-held camera's
+ * noise: hundredths of a percent, up to 0.15 % on the real clips made hand-held) the offsets alone.
+ */
+const ZOOM_RUN_PX = 1;
+/** The frame of a run its zoom is first read on (see {@link runPath}). */
+const ZOOM_EARLY_FRAMES = 4;
+
+/** A scale against the reference past which the whole-pixel hill-climb of {@link refineOffset} compares at that scale. */
+const ZOOMED_MATCH = 0.001;
+
+/**
+ * {@link robustSad} at a zoom: `cur`'s grey level at s · (p − c) + c + (dx, dy) (nearest pixel) against the reference's
+ * at each point p of its {@link gradientGrid}, each difference truncated at {@link ROBUST_CLIP}; the mean.
+ */
+function zoomedSad(grid: GradientGrid, cur: Uint8Array, width: number, height: number, dx: number, dy: number, s: number, fmt: FrameFormat): number {
+  const rgb = fmt === 'rgb24';
+  const { cx, cy } = zoomCentre(width, height);
+  let sum = 0;
+  let n = 0;
+  for (let k = 0; k < grid.n; k++) {
+    const qx = Math.round(s * (grid.x[k] - cx) + cx + dx);
+    const qy = Math.round(s * (grid.y[k] - cy) + cy + dy);
+    if (qx < 0 || qy < 0 || qx >= width || qy >= height) continue;
+    sum += Math.min(ROBUST_CLIP, Math.abs(greyAt(cur, qy * width + qx, rgb) - grid.v[k]));
+    n++;
+  }
+  return n ? sum / n : Infinity;
+}
+
+/** Solves H d = b for a symmetric 3 × 3 H (upper triangle in h[0], h[1], h[2], h[4], h[5], h[8]); null when H is near singular. */
+function solveSymmetric3(h: Float64Array, b: Float64Array): [number, number, number] | null {
+  const [a, p, q, d, r, f] = [h[0], h[1], h[2], h[4], h[5], h[8]];
+  const c0 = d * f - r * r;
+  const c1 = q * r - p * f;
+  const c2 = p * r - q * d;
+  const det = a * c0 + p * c1 + q * c2;
+  if (!(Math.abs(det) > 1e-9 * a * d * f) || !a || !d || !f) return null;
+  const i01 = c1;
+  const i02 = c2;
+  const i11 = a * f - q * q;
+  const i12 = p * q - a * r;
+  const i22 = a * d - p * p;
+  return [(c0 * b[0] + i01 * b[1] + i02 * b[2]) / det, (i01 * b[0] + i11 * b[1] + i12 * b[2]) / det, (i02 * b[0] + i12 * b[1] + i22 * b[2]) / det];
+}
+
+/** `q` (a frame's place against the run's first frame) seen from `r` (another frame's place against the same frame). */
+function placeFrom(r: CameraPlace, q: CameraPlace): CameraPlace {
+  const a = q.s / r.s;
+  return { x: q.x - a * r.x, y: q.y - a * r.y, s: a };
+}
+
+/** `r` followed by `q` (`q` measured against the frame placed at `r`). */
+function placeThen(r: CameraPlace, q: CameraPlace): CameraPlace {
+  return { x: q.s * r.x + q.x, y: q.s * r.y + q.y, s: q.s * r.s };
+}
+
+/** The camera's motion from the frame placed at `p` to the frame placed at `q` (both against one frame): `sx`, `sy`, `ss`. */
+function frameStep(p: CameraPlace, q: CameraPlace): { sx: number; sy: number; ss: number } {
+  const f = placeFrom(p, q);
+  return { sx: f.x, sy: f.y, ss: f.s };
+}
+
+/**
+ * The camera's place in each frame of a run but the last (the context frame after it) against its first frame
+ * (`frames[0]`, the context frame before it): its offset to a fraction of a pixel and its zoom (content at p in the
+ * first frame is at s · (p − c) + c + (x, y), c the frame's centre). The frame-to-frame `shifts` are whole pixels, and a still camera's is kept at 0 unless a pixel
  * is clearly better, so their sum loses every frame's rounding: a hand-held camera's slow sway (under a pixel a
  * frame) is missed altogether, and the path drifts off the scene (measured: 71 px over 50 s of a swaying real clip,
  * the rim then read 3–5 rim widths off; MEASUREMENTS.md, "A hand-held camera's path, run version 54"). Here each
  * frame is matched against the reference instead (the run's first frame, or the frame before it once the camera has
  * moved {@link PATH_REFERENCE_REACH} of the frame from there, or when the reference matches it much worse than the
- * frame before it does: the scene changed), from the guess the shifts give, so the error does not add up within the
- * run, and across runs only the sub-pixel error of each run's end adds up. A run whose frames all stay where its first
- * frame is — no whole-pixel step, and its last frame within {@link STILL_RUN_OFFSET} of it — is still: all zeros, as before.
+ * frame before it does: the scene changed), from the place of the frame before it and its whole-pixel step, so the
+ * error does not add up within the run, and across runs only the error of each run's end adds up. A run whose frames
+ * all stay where its first frame is — no whole-pixel step, and its last frame within {@link STILL_RUN_OFFSET} of it
+ * over the whole frame, zoom included — is still: offset 0 and scale 1 exactly, as before. The zoom is followed only in a
+ * run whose last frame's zoom against its first moves the frame's corners by {@link ZOOM_RUN_PX} or more (a camera
+ * that zooms, measured on a real clip zoomed in and out: MEASUREMENTS.md, "A camera that zooms"); every other run
+ * keeps the offsets alone and scale 1, the same places as before the zoom was measured.
  */
 export function runPath(
   frames: Uint8Array[],
@@ -558,25 +721,59 @@ export function runPath(
   width: number,
   height: number,
   fmt: FrameFormat = 'rgb24',
-): Array<{ x: number; y: number }> {
+): CameraPlace[] {
   const n = frames.length - 1;
-  const pos: Array<{ x: number; y: number }> = [{ x: 0, y: 0 }];
   // the reference frame's gradient grid, kept while it stays the reference
   let made: { i: number; grid: GradientGrid } | undefined;
   const grids = (i: number) => {
     if (made?.i !== i) made = { i, grid: gradientGrid(frames[i], width, height, fmt) };
     return made.grid;
   };
+  const { cx, cy } = zoomCentre(width, height);
+  /** Whether the zoom of `place` against the run's first frame moves the frame's corners by `px` or more. */
+  const zooms = (place: CameraPlace, px: number) => Math.abs(place.s - 1) * Math.hypot(cx, cy) >= px;
+  // The last frame's zoom against the first, matched from the zoom of the run's first few frames carried on to it: from
+  // scale 1, a steady zoom of a few percent over the run is beyond a gradient step's reach (its corners tens of pixels
+  // away); a few frames in, it is within it (and a frame repeated by the decode would say nothing).
+  const early = Math.min(ZOOM_EARLY_FRAMES, n - 1);
+  let earlyZoom: number | undefined;
+  const zoomOfEnd = (at: CameraPlace, shifted: CameraPlace[] | null) => {
+    if (earlyZoom === undefined) {
+      const guess = shifted ? shifted[early] : { x: 0, y: 0 };
+      earlyZoom = refineOffset(frames[0], frames[early], width, height, Math.round(guess.x), Math.round(guess.y), fmt, grids(0), 1).s;
+    }
+    return refineOffset(frames[0], frames[n - 1], width, height, Math.round(at.x), Math.round(at.y), fmt, grids(0), earlyZoom ** ((n - 1) / early));
+  };
   let still = true;
   for (let i = 1; i < n; i++) if (shifts[i].dx || shifts[i].dy) still = false;
   if (still && n > 1) {
     const end = refineOffset(frames[0], frames[n - 1], width, height, 0, 0, fmt, grids(0));
-    still = Math.abs(end.x) < STILL_RUN_OFFSET && Math.abs(end.y) < STILL_RUN_OFFSET;
+    still = Math.abs(end.x) < STILL_RUN_OFFSET && Math.abs(end.y) < STILL_RUN_OFFSET && !zooms(zoomOfEnd(end, null), STILL_RUN_OFFSET);
   }
-  if (still) {
-    for (let i = 1; i < n; i++) pos.push({ x: 0, y: 0 });
-    return pos;
-  }
+  if (still) return Array.from({ length: n }, () => ({ x: 0, y: 0, s: 1 }));
+  const shifted = followRun(frames, shifts, width, height, fmt, grids, false);
+  if (n < 2 || !zooms(zoomOfEnd(shifted[n - 1], shifted), ZOOM_RUN_PX)) return shifted;
+  // followed with the zoom, the run must zoom as much somewhere (a hand-held camera's noise reads as a zoom of a few
+  // hundredths of a percent at the end alone)
+  const zoomed = followRun(frames, shifts, width, height, fmt, grids, true);
+  return zoomed.some((p) => zooms(p, ZOOM_RUN_PX)) ? zoomed : shifted;
+}
+
+/**
+ * {@link runPath}'s places of a run that is not still, each frame matched against the reference from the place of the
+ * frame before it and its whole-pixel step: offsets alone (scale 1), or with `zoom` the offsets and the zoom.
+ */
+function followRun(
+  frames: Uint8Array[],
+  shifts: Array<{ dx: number; dy: number; residual: number }>,
+  width: number,
+  height: number,
+  fmt: FrameFormat,
+  grids: (i: number) => GradientGrid,
+  zoom: boolean,
+): CameraPlace[] {
+  const n = frames.length - 1;
+  const pos: CameraPlace[] = [{ x: 0, y: 0, s: 1 }];
   let ref = 0;
   for (let i = 1; i < n; i++) {
     const prev = pos[i - 1];
@@ -587,19 +784,21 @@ export function runPath(
       continue;
     }
     const reach = (gx: number, gy: number) => Math.abs(gx) > PATH_REFERENCE_REACH * width || Math.abs(gy) > PATH_REFERENCE_REACH * height;
-    let gx = Math.round(prev.x - pos[ref].x) + shifts[i].dx;
-    let gy = Math.round(prev.y - pos[ref].y) + shifts[i].dy;
+    let from = placeFrom(pos[ref], prev);
+    let gx = Math.round(from.x) + shifts[i].dx;
+    let gy = Math.round(from.y) + shifts[i].dy;
     if (ref !== i - 1 && reach(gx, gy)) {
       ref = i - 1;
+      from = { x: 0, y: 0, s: 1 };
       gx = shifts[i].dx;
       gy = shifts[i].dy;
     }
-    let r = refineOffset(frames[ref], frames[i], width, height, gx, gy, fmt, grids(ref));
+    let r = refineOffset(frames[ref], frames[i], width, height, gx, gy, fmt, grids(ref), zoom ? from.s : undefined);
     if (ref !== i - 1 && r.residual > 2 * shifts[i].residual + 4) {
       ref = i - 1;
-      r = refineOffset(frames[ref], frames[i], width, height, shifts[i].dx, shifts[i].dy, fmt, grids(ref));
+      r = refineOffset(frames[ref], frames[i], width, height, shifts[i].dx, shifts[i].dy, fmt, grids(ref), zoom ? 1 : undefined);
     }
-    pos.push({ x: pos[ref].x + r.x, y: pos[ref].y + r.y });
+    pos.push(placeThen(pos[ref], r));
   }
   return pos;
 }
@@ -1089,8 +1288,7 @@ export function computeRun(
       dx: shifts[i].dx,
       dy: shifts[i].dy,
       shiftResidual: shifts[i].residual,
-      sx: pos[i].x - pos[i - 1].x,
-      sy: pos[i].y - pos[i - 1].y,
+      ...frameStep(pos[i - 1], pos[i]),
       blobs,
       motion: grid,
       gridW,
@@ -1156,7 +1354,7 @@ const SAME_BLOCKS_PER_PASS = 128;
  * (which cost more than computing them); {@link unpackFeatures} restores the exact objects.
  */
 export interface PackedFeatures {
-  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH, sx, sy. */
+  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH, sx, sy, ss. */
   frames: Float64Array;
   /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
   blobs: Float64Array;
@@ -1164,7 +1362,7 @@ export interface PackedFeatures {
   motion: Uint8Array;
 }
 
-const FRAME_FIELDS = 9;
+const FRAME_FIELDS = 10;
 const BLOB_FIELDS = 15;
 
 /** Packs features (see {@link PackedFeatures}); the buffers can be transferred. */
@@ -1191,6 +1389,7 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
     frames[p++] = f.gridH;
     frames[p++] = f.sx;
     frames[p++] = f.sy;
+    frames[p++] = f.ss;
     for (const b of f.blobs) {
       blobs[q++] = b.x;
       blobs[q++] = b.y;
@@ -1261,6 +1460,7 @@ export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
         shiftResidual: frames[p + 3],
         sx: frames[p + 7],
         sy: frames[p + 8],
+        ss: frames[p + 9],
         blobs: list,
         motion: motion.slice(m, m + gridW * gridH),
         gridW,

@@ -257,12 +257,15 @@ export function netTop(f: RgbFrame, c: { x: number; y: number; w: number }): Net
  * `minFraction` of the samples. Returns stabilised positions with the mean score.
  */
 export function persistentRims(
-  samples: Array<{ frame: RgbFrame; ox: number; oy: number }>,
+  samples: Array<{ frame: RgbFrame; ox: number; oy: number; zoom?: { s: number; cx: number; cy: number } }>,
   minFraction = 0.4,
 ): RimCandidate[] {
   const all: Array<RimCandidate & { s: number }> = [];
   samples.forEach((smp, s) => {
-    for (const c of rimCandidates(smp.frame)) all.push({ ...c, x: c.x - smp.ox, y: c.y - smp.oy, s });
+    const z = smp.zoom;
+    for (const c of rimCandidates(smp.frame)) {
+      all.push(z ? { ...c, x: (c.x - z.cx - smp.ox) / z.s + z.cx, y: (c.y - z.cy - smp.oy) / z.s + z.cy, w: c.w / z.s, s } : { ...c, x: c.x - smp.ox, y: c.y - smp.oy, s });
+    }
   });
   const used = new Uint8Array(all.length);
   const out: RimCandidate[] = [];

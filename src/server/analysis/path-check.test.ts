@@ -30,7 +30,7 @@ function scene(sx = 0, sy = 0, seed = 7): Uint8Array {
 const shifts = (n: number, steps: Record<number, [number, number]>) =>
   Array.from({ length: n }, (_, i) => {
     const [dx, dy] = steps[i] ?? [0, 0];
-    return { index: i, dx, dy, sx: dx, sy: dy };
+    return { index: i, dx, dy, sx: dx, sy: dy, ss: 1 };
   }) as unknown as FrameFeatures[];
 
 describe('camera path checked on the sampled frames', () => {

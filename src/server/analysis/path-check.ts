@@ -51,8 +51,8 @@ export function checkPathOnSamples(
     if (still >= PATH_CHECK_MIN_AGREE && still >= PATH_CHECK_RATIO * moved) drop.push([a.index + 1, b.index]);
   }
   if (!drop.length) return path;
-  const fixed = features.map((f, i) => (drop.some(([f0, f1]) => i >= f0 && i <= f1) && (f.dx || f.dy || f.sx || f.sy) ? { ...f, dx: 0, dy: 0, sx: 0, sy: 0 } : f));
-  return cameraPath(fixed, wholePixels);
+  const fixed = features.map((f, i) => (drop.some(([f0, f1]) => i >= f0 && i <= f1) && (f.dx || f.dy || f.sx || f.sy || f.ss !== 1) ? { ...f, dx: 0, dy: 0, sx: 0, sy: 0, ss: 1 } : f));
+  return cameraPath(fixed, wholePixels, dims);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { median, type Arc } from './arcs';
-import type { CameraPath } from './ball-track';
+import { toStable, type CameraPath } from './ball-track';
 import { MIN_PERSON_H, personSized, type FrameFeatures, type MotionBlob } from './frame-features';
 import type { ActionRecord, AnalysisOptions, ClusterRecord } from './types';
 
@@ -37,14 +37,8 @@ export function personObservations(features: FrameFeatures[], path: CameraPath, 
       const w = b.x1 - b.x0;
       // personSized first: the extraction keeps only such blobs and ball-sized ones (frame-features.ts#usableBlob)
       if (!personSized(b) || h < minH || h < 0.7 * w || b.area < 0.1 * w * h) continue;
-      out.push({
-        frame,
-        x0: b.x0 - path.ox[frame],
-        y0: b.y0 - path.oy[frame],
-        x1: b.x1 - path.ox[frame],
-        y1: b.y1 - path.oy[frame],
-        rgb: [b.tr, b.tg, b.tb],
-      });
+      const [p0, p1] = [toStable(path, frame, b.x0, b.y0), toStable(path, frame, b.x1, b.y1)];
+      out.push({ frame, x0: p0.x, y0: p0.y, x1: p1.x, y1: p1.y, rgb: [b.tr, b.tg, b.tb] });
     }
     return out;
   });
