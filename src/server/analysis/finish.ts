@@ -477,10 +477,12 @@ export function placeOnNet(
   const pick = samples.length <= 5 ? samples : [0, 1, 2, 3, 4].map((k) => samples[Math.round((k * (samples.length - 1)) / 4)]);
   const found: NetTop[] = [];
   for (const smp of pick) {
-    if (smp.index >= path.ox.length) continue;
-    const z = zoomAt(path, smp.index);
-    const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { ...toPicture(path, smp.index, h.x, h.y), w: wExp * z });
-    if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, ...toStable(path, smp.index, n.x, n.y), w: n.w / z });
+    // a sample past the path's last frame is read where the stabilised frame has it (offset 0, no zoom)
+    const inPath = smp.index < path.ox.length;
+    const z = inPath ? zoomAt(path, smp.index) : 1;
+    const rim = inPath ? toPicture(path, smp.index, h.x, h.y) : { x: h.x, y: h.y };
+    const n = netTop({ rgb: smp.rgb, width: dims.width, height: dims.height }, { ...rim, w: wExp * z });
+    if (n && n.score >= NET_TOP_MIN_SCORE) found.push({ ...n, ...(inPath ? toStable(path, smp.index, n.x, n.y) : { x: n.x, y: n.y }), w: n.w / z });
   }
   if (found.length < Math.max(2, Math.ceil(0.6 * pick.length))) return h;
   const nx = median(found.map((n) => n.x));

@@ -455,7 +455,7 @@ export interface CameraPlace {
   s: number;
 }
 
-/** Gauss–Newton steps of {@link zoomStep} at most, and the step under which it stops (px, and scale · 320 px). */
+/** Gauss–Newton steps of {@link zoomStep} at most, and the step under which it stops (px of offset; the scale step times half the frame's larger side). */
 const GRADIENT_STEPS = 6;
 const GRADIENT_DONE = 0.005;
 
