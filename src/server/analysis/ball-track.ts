@@ -33,9 +33,13 @@ export interface CameraPath {
 /** Where the image point (`x`, `y`) of frame `f` is in the stabilised frame. */
 export function toStable(path: CameraPath, f: number, x: number, y: number): { x: number; y: number } {
   const z = path.zoom;
-  if (!z) return { x: x - path.ox[f], y: y - path.oy[f] };
-  const s = z.s[f];
-  return { x: (x - z.cx - path.ox[f]) / s + z.cx, y: (y - z.cy - path.oy[f]) / s + z.cy };
+  return stablePoint(x, y, path.ox[f], path.oy[f], z && { s: z.s[f], cx: z.cx, cy: z.cy });
+}
+
+/** {@link toStable} for one frame's offset (`ox`, `oy`) and zoom (absent: none). */
+export function stablePoint(x: number, y: number, ox: number, oy: number, zoom?: { s: number; cx: number; cy: number }): { x: number; y: number } {
+  if (!zoom) return { x: x - ox, y: y - oy };
+  return { x: (x - zoom.cx - ox) / zoom.s + zoom.cx, y: (y - zoom.cy - oy) / zoom.s + zoom.cy };
 }
 
 /** Where the stabilised point (`x`, `y`) is in the image of frame `f`. */

@@ -70,6 +70,12 @@ export interface ShotMoments {
 
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
 
+/** Where the stabilised point (`x`, `y`) is in frame `f`'s picture, as fractions of its width and height (rounded). */
+function pictureNormed(path: CameraPath, f: number, x: number, y: number, dims: { width: number; height: number }): [number, number] {
+  const p = toPicture(path, f, x, y);
+  return [round(p.x / dims.width), round(p.y / dims.height)];
+}
+
 /**
  * Turns per-frame features into the artifact records: ball tracks → flights → hoop → shots →
  * make decisions → records. Pure computation over the collected features, so it runs in a worker.
@@ -1096,10 +1102,11 @@ function hoopRecords(
 }
 
 function hoopSample(h: HoopEstimate, path: CameraPath, f: number, fps: number, dims: { width: number; height: number }) {
+  const [x, y] = pictureNormed(path, f, h.x, h.y, dims);
   return {
     t: round(f / fps, 3),
-    x: round(toPicture(path, f, h.x, h.y).x / dims.width),
-    y: round(toPicture(path, f, h.x, h.y).y / dims.height),
+    x,
+    y,
     w: round((h.w * zoomAt(path, f)) / dims.width),
   };
 }
@@ -1142,9 +1149,9 @@ function shotAction(
     shooter_track: null,
     assister_track: null,
     rebounder_track: null,
-    shot_image: [round(toPicture(path, rf, s.releaseX, s.releaseY).x / dims.width), round(toPicture(path, rf, s.releaseX, s.releaseY).y / dims.height)],
+    shot_image: pictureNormed(path, rf, s.releaseX, s.releaseY, dims),
     shot_world: null,
-    hoop_image: [round(toPicture(path, rf, hoop.x, hoop.y).x / dims.width), round(toPicture(path, rf, hoop.x, hoop.y).y / dims.height)],
+    hoop_image: pictureNormed(path, rf, hoop.x, hoop.y, dims),
     hoop_id: hoopId,
     excitement: round(excitement, 3),
     confidence: round(s.confidence, 3),
@@ -1162,12 +1169,15 @@ function ballRecords(arcs: Arc[], path: CameraPath, fps: number, dims: { width: 
   }
   return [...byFrame.values()]
     .sort((a, b) => a.frame - b.frame)
-    .map((p) => ({
-      t: round(p.frame / fps, 3),
-      x: round(toPicture(path, p.frame, p.x, p.y).x / dims.width),
-      y: round(toPicture(path, p.frame, p.x, p.y).y / dims.height),
-      r: round((p.r * zoomAt(path, p.frame)) / dims.width),
-      confidence: round(p.conf, 3),
-      source: 'motion' as const,
-    }));
+    .map((p) => {
+      const [x, y] = pictureNormed(path, p.frame, p.x, p.y, dims);
+      return {
+        t: round(p.frame / fps, 3),
+        x,
+        y,
+        r: round((p.r * zoomAt(path, p.frame)) / dims.width),
+        confidence: round(p.conf, 3),
+        source: 'motion' as const,
+      };
+    });
 }

@@ -3,6 +3,7 @@
  * light net hanging below it and a light backboard (or its frame) above it, staying put over
  * time. Used to confirm hoops found from ball flights, and to find a hoop when nobody shoots.
  */
+import { stablePoint } from './ball-track';
 
 /** A hoop seen in still frames, in analysis pixels of the frame it was seen in. */
 export interface RimCandidate {
@@ -263,9 +264,7 @@ export function persistentRims(
   const all: Array<RimCandidate & { s: number }> = [];
   samples.forEach((smp, s) => {
     const z = smp.zoom;
-    for (const c of rimCandidates(smp.frame)) {
-      all.push(z ? { ...c, x: (c.x - z.cx - smp.ox) / z.s + z.cx, y: (c.y - z.cy - smp.oy) / z.s + z.cy, w: c.w / z.s, s } : { ...c, x: c.x - smp.ox, y: c.y - smp.oy, s });
-    }
+    for (const c of rimCandidates(smp.frame)) all.push({ ...c, ...stablePoint(c.x, c.y, smp.ox, smp.oy, z), w: z ? c.w / z.s : c.w, s });
   });
   const used = new Uint8Array(all.length);
   const out: RimCandidate[] = [];
