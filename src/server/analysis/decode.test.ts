@@ -261,3 +261,40 @@ describe('HDR sources', () => {
     }
   });
 });
+
+describe('a phone video stored sideways', () => {
+  // A phone held upright stores its frames sideways and a display rotation beside them: the test pattern turned a
+  // quarter to the left, with a rotation that turns it back for display. The analysis must see it upright (gravity
+  // down): the probe swaps the sides and ffmpeg turns every frame.
+  it('is probed and decoded upright, as the same picture stored upright', async () => {
+    const sideways = join(dir, 'sideways.mp4');
+    const tagged = join(dir, 'tagged.mp4');
+    await runFfmpeg(['-i', video, '-vf', 'transpose=cclock', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', sideways]);
+    await runFfmpeg(['-i', sideways, '-c', 'copy', '-metadata:s:v:0', 'rotate=270', tagged]);
+    const stored = await probeVideo(sideways);
+    expect([stored.width, stored.height, stored.rotation]).toEqual([720, 1280, 0]);
+    const probe = await probeVideo(tagged);
+    expect([probe.width, probe.height]).toEqual([1280, 720]);
+    expect(probe.rotation).not.toBe(0);
+    const first = async (path: string, geo: ReturnType<typeof chooseGeometry>) => {
+      let frame: Uint8Array | null = null;
+      await streamFrames(path, geo, (f) => {
+        frame ??= Uint8Array.from(f);
+      });
+      return frame!;
+    };
+    const geo = chooseGeometry(probe, { format: 'rgb24' });
+    expect([geo.width, geo.height]).toEqual([640, 360]);
+    const upright = await first(video, geo);
+    const turned = await first(tagged, geo);
+    let sum = 0;
+    for (let k = 0; k < upright.length; k++) sum += Math.abs(upright[k] - turned[k]);
+    // the same picture through a second 4:2:0 encode (a few levels), where the frames as stored are another picture
+    const asStored = await first(sideways, { ...geo, width: 360, height: 640 });
+    expect(asStored.length).toBe(upright.length);
+    let storedSum = 0;
+    for (let k = 0; k < upright.length; k++) storedSum += Math.abs(upright[k] - asStored[k]);
+    expect(sum / upright.length).toBeLessThan(10);
+    expect(storedSum / upright.length).toBeGreaterThan(5 * (sum / upright.length));
+  }, 60_000);
+});
