@@ -119,4 +119,41 @@ describe('the zoom copy (a camera zoomed while it films)', () => {
     expect(meanDiff(peak, peakCentre)).toBeLessThan(3);
     expect(meanDiff(peak, peakSrc)).toBeGreaterThan(2 * meanDiff(peak, peakCentre));
   });
+
+  it('zooms smoothly: the centre of the picture stays put from frame to frame, where a crop on whole source pixels jerks it', async () => {
+    const { dir, video } = await augmentOriginal();
+    const v = AUGMENT_VARIANTS.find((x) => x.name === 'zoom')!;
+    const src = { width: 640, height: 360, fps: 30 };
+    // a still picture (the clip's first frame held), so that whatever moves is the zoom's doing
+    const still = join(dir, 'still.png');
+    if (!existsSync(still)) await runFfmpeg(['-i', video, '-frames:v', '1', still]);
+    /** Frames 45–75 (the zoom's fastest part, 2 s into its cycle) as 640 × 360 grey levels, from `vf` over the still picture. */
+    const frames = async (vf: string) => {
+      const raw = (await runTool(ffmpegPath(), ['-v', 'error', '-loop', '1', '-framerate', '30', '-t', '3', '-i', still, '-vf', vf, '-frames:v', '75', '-pix_fmt', 'gray', '-f', 'rawvideo', '-'])).stdout;
+      return Array.from({ length: raw.length / (640 * 360) }, (_, i) => raw.subarray(i * 640 * 360, (i + 1) * 640 * 360)).slice(45);
+    };
+    /** The whole-pixel shift (within ±3 px) that best matches the centre 96 × 96 of `b` on `a`. */
+    const centreShift = (a: Buffer, b: Buffer) => {
+      let best = { dx: 0, dy: 0, sad: Infinity };
+      for (let dy = -3; dy <= 3; dy++)
+        for (let dx = -3; dx <= 3; dx++) {
+          let sad = 0;
+          for (let y = 132; y < 228; y++) for (let x = 272; x < 368; x++) sad += Math.abs(b[y * 640 + x] - a[(y - dy) * 640 + x - dx]);
+          if (sad < best.sad) best = { dx, dy, sad };
+        }
+      return best;
+    };
+    const jerks = (fs: Buffer[]) => fs.slice(1).filter((f, i) => {
+      const s = centreShift(fs[i], f);
+      return s.dx !== 0 || s.dy !== 0;
+    }).length;
+    const smooth = await frames(v.filter(src));
+    // the same zoom cropped on the source's whole pixels (the copy before the scale-up)
+    const cropped = await frames(v.filter(src).replace(/^scale=[^,]*,/, ''));
+    expect(smooth).toHaveLength(30);
+    expect(cropped).toHaveLength(30);
+    // measured: 25 of the 29 frame pairs moved a whole pixel or more cropped on the source, none scaled up first
+    expect(jerks(cropped)).toBeGreaterThan(5);
+    expect(jerks(smooth)).toBe(0);
+  });
 });

@@ -86,17 +86,24 @@ function shake(amount: number): (src: AugmentSource) => string {
   };
 }
 
+/** Longest side (px) {@link zoom} scales a source up to before its crop: the crop then starts on a quarter of a 640-px pixel. */
+const ZOOM_WORK_SIDE = 2560;
+
 /**
  * A camera zoomed in and out while it films (a phone's pinch zoom, a camcorder's rocker): the frame's centre shown
  * `peak` times larger and back, over and over, `period` seconds a cycle (1 at 0 s), scaled back to the source size by
- * `zoompan` (its crop starts on whole source pixels). The scene's scale changes, which a camera path of
- * translations alone does not follow.
+ * `zoompan`. Its crop starts on whole pixels, which on the source itself jerks the picture by up to 2 px a frame as the
+ * zoom changes (a shake no zooming lens makes); so the source is first scaled up by a whole factor, to at most
+ * {@link ZOOM_WORK_SIDE} px on its longer side, and the crop starts on a fraction of a source pixel (a quarter of one
+ * for a 640-px clip). The scene's scale changes, which a camera path of translations alone does not follow.
  */
 function zoom(peak: number, period: number): (src: AugmentSource) => string {
   return (s) => {
     const fps = Math.round(s.fps) || 30;
     const z = `(1+${((peak - 1) / 2).toFixed(3)}*(1-cos(2*PI*in/${fps * period})))`;
-    return `zoompan=z='${z}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=${s.width}x${s.height}:fps=${fps}`;
+    const k = Math.max(1, Math.floor(ZOOM_WORK_SIDE / Math.max(s.width, s.height)));
+    const up = k > 1 ? `scale=${s.width * k}:${s.height * k}:flags=bicubic,` : '';
+    return `${up}zoompan=z='${z}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=${s.width}x${s.height}:fps=${fps}`;
   };
 }
 
