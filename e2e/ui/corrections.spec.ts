@@ -151,6 +151,10 @@ test('a coach corrects a scorer and a result: the box score and the API follow; 
       .toEqual(original.players.data.map(() => 120));
     const frames = await pictures.evaluateAll((els) => els.map((e) => getComputedStyle(e).borderTopColor));
     expect(frames.every((c) => /^rgb\(/.test(c) && c !== 'rgb(227, 227, 232)'), frames.join(' ')).toBe(true); // not the default border
+    // at a laptop's width the table fits its card: "Same person as…" is not cut off behind a sideways scroll
+    const wrap = page.locator('.table-wrap', { has: pictures.first() });
+    const fit = await wrap.evaluate((e) => ({ content: e.scrollWidth, box: e.clientWidth }));
+    expect(fit.content, JSON.stringify(fit)).toBeLessThanOrEqual(fit.box);
     await look(page, info, 'c4-players');
   });
 

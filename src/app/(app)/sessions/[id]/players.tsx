@@ -26,10 +26,10 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
       <td style={{ width: 84 }}>
         <PlayerPicture p={p} />
       </td>
-      <td style={{ width: 90 }}>
+      <td style={{ width: 80 }}>
         <input
           className="input"
-          style={{ width: 70 }}
+          style={{ width: 56 }}
           value={jersey}
           placeholder="#"
           maxLength={8}
@@ -42,7 +42,7 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
       <td>
         <input
           className="input"
-          style={{ width: '100%', minWidth: 140, maxWidth: 280 }}
+          style={{ width: '100%', minWidth: 110, maxWidth: 280 }}
           value={name}
           placeholder={p.number !== null ? `Player ${p.number}` : 'Name'}
           maxLength={80}
@@ -71,7 +71,7 @@ function PlayerRow({ sessionId, p, players }: { sessionId: string; p: Player; pl
         {players.length > 1 && (
           <select
             className="select"
-            style={{ maxWidth: 170 }}
+            style={{ maxWidth: 150 }}
             aria-label={`Merge ${playerLabel(p)} into`}
             value=""
             disabled={fix.pending}
