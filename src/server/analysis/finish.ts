@@ -276,16 +276,16 @@ function shotMoments(
   });
 }
 
-/**
- * Hoops of a panning camera, followed by appearance in image coordinates (see `trackRims`), or
- * null for a camera that stays put (its hoop is found in stabilised coordinates instead). A
- * camera pans when its path spans more than a fifth of the frame width.
- */
 /** A sample's zoom for {@link persistentRims}, when the camera zoomed. */
 function zoomOf(path: CameraPath, f: number): { zoom?: { s: number; cx: number; cy: number } } {
   return path.zoom ? { zoom: { s: path.zoom.s[f], cx: path.zoom.cx, cy: path.zoom.cy } } : {};
 }
 
+/**
+ * Hoops of a panning camera, followed by appearance in image coordinates (see `trackRims`), or
+ * null for a camera that stays put (its hoop is found in stabilised coordinates instead). A
+ * camera pans when its path spans more than a fifth of the frame width.
+ */
 function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: number; height: number }): RimTrack[] | null {
   if (samples.length < 3) return null;
   let lo = 0;
