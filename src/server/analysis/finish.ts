@@ -124,7 +124,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // a still camera's hoops take them too; a moving camera's hoops found without tracking keep to flights, as before
   const closeStill = moving ? [] : closeLike;
   const persons = personObservations(features, path, medianR(shotLike));
-  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons);
+  let target = tracked.length ? tracked[0].h : chooseTarget(hoopEstimates, [...rims, ...weakRimsFlightsReach(allRims, shotLike)], shotLike, persons, Math.round((BOUNCE_WITHIN_S / timeScale) * fps));
   // a hoop known only from flights (no rim seen there) in a scene with no court in view is not trusted:
   // balls thrown about elsewhere end somewhere too
   let lined: boolean | null = null;
@@ -819,7 +819,7 @@ export function flightSupport(arcs: Arc[], x: number, y: number, w: number, reac
  * its net and backboard confirms and positions a hoop, finds it when nobody shoots, and lets
  * weak flight evidence without a visible hoop (passes caught overhead) be rejected.
  */
-export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = []): HoopEstimate | null {
+export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arcs: Arc[], persons: PersonBox[][] = [], bounceWithin = 0): HoopEstimate | null {
   // shotsIn: the flights coming down into the candidate that count against a rim no flight reaches (NO_FLIGHT_RIM_LOSES_TO)
   let best: { h: HoopEstimate; score: number; shotsIn: number } | null = null;
   const passable: HoopEstimate[] = [];
@@ -843,7 +843,7 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (!best || score > best.score || higherTie) best = { h: cand, score, shotsIn: Math.max(0, ...pl.rises) >= NO_FLIGHT_RIM_SHOT_RISE ? sup.n : 0 };
   }
   if (best) {
-    const above = hoopAboveLanding(best.h, passable, arcs);
+    const above = hoopAboveLanding(best.h, passable, arcs, bounceWithin);
     if (above) best = { ...best, h: above };
   }
   for (const r of rims) {
@@ -854,6 +854,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     if (r.score < 0.6 && !(sizeOk && sup.n > 0)) continue;
     // a rim no flight comes down into is the hoop of a scene where nobody shoots at it, not of one where flights come down elsewhere
     if (sup.n === 0 && best && best.shotsIn >= NO_FLIGHT_RIM_LOSES_TO) continue;
+    // …nor one beside a shot's candidate and far too small to be a rim at its depth (a logo on its glass)
+    if (sup.n === 0 && best && best.shotsIn > 0 && Math.hypot(r.x - best.h.x, r.y - best.h.y) < SAME_BOARD * best.h.w && r.w < MIN_RIM_OVER_SHOTS_BALL * 2 * RIM_OVER_BALL * best.h.ballR) continue;
     // Flights that end just beside a visible rim (behind an opaque board, seen from the baseline) point at that rim.
     const beside = fromArcs.filter((h) => Math.hypot(h.x - r.x, h.y - r.y) < 2.5 * r.w && h.w < 1.5 * r.w);
     const inherited = r.score >= 0.6 && sup.n >= Math.max(0, ...beside.map((h) => h.support)) ? 0.3 * Math.max(0, ...beside.map((h) => h.quality)) : 0;
@@ -910,8 +912,26 @@ export const NO_FLIGHT_RIM_LOSES_TO = 2;
  */
 export const NO_FLIGHT_RIM_SHOT_RISE = 1.5;
 
+/**
+ * The least width, as a share of the rim a shot's ball gives (2 · `RIM_OVER_BALL` times its radius), of a rim read no
+ * flight comes down into, within {@link SAME_BOARD} of that shot's candidate's widths, that may take the hoop from it
+ * (run version 57). Beside a shot's hoop a read is at its depth, where a rim is about as wide as the balls coming down
+ * there give (the hoops chosen on every still-camera clip measured: 0.54–1.63 times it); the real `clip_003` made
+ * hand-held read an orange logo on its glass as a rim 12 px wide, 0.23 times the 53 px its shot's ball gives, and it
+ * took the hoop from the shot's (one shot does not beat a rim read: {@link NO_FLIGHT_RIM_LOSES_TO}). A far rim at
+ * another depth (a clip's other end) may be that small; it is not beside the shot's hoop.
+ */
+export const MIN_RIM_OVER_SHOTS_BALL = 0.4;
+/** How near a shot's candidate (its widths) a rim read is taken for a read of the same board (see {@link MIN_RIM_OVER_SHOTS_BALL}). */
+export const SAME_BOARD = 2.5;
+
 /** Flights that pass a candidate on their way down to the one below it, enough to say the lower one is where they land (see {@link hoopAboveLanding}). */
 export const FALLS_THROUGH_MIN = 2;
+
+/** How soon (seconds of play) after a ball came down into a hoop its bounce on the floor below may start: the drop from 3.05 m takes 0.8 s. */
+export const BOUNCE_WITHIN_S = 1.5;
+/** How far sideways (rim widths) of a hoop the floor its ball bounces on after falling from it may be (see {@link hoopAboveLanding}). */
+export const BOUNCE_ASIDE = 3;
 
 /**
  * The hoop a chosen candidate `low` is the landing spot of, if any: a candidate among `others`
@@ -925,21 +945,36 @@ export const FALLS_THROUGH_MIN = 2;
  * its ends (the scripted clip `makes-and-misses`, seed 111, with off-ball players moving: the floor
  * 0.52 of the frame below the rim, 7 flights against the rim's 10). A ball never falls from the floor up
  * through a rim, so the one above is the hoop.
+ *
+ * Since run version 57 also (with `bounceWithin` > 0, in frames) when every flight coming down to `low` is a bounce after
+ * a ball came down into the upper one: its track starts at or below `low`'s level no later than `bounceWithin` frames
+ * after a flight into the upper one ended, which may then be up to {@link BOUNCE_ASIDE} widths aside. A ball's fall
+ * through the net is no shot-like flight, but its bounce on the floor is (it rises well over where it comes down), and
+ * it drifts aside: the real `FreeThrow` made hand-held (strong shake) had its rim unread and the bounce 1.9 rim widths
+ * aside, two flights of one track against the shot's one into the rim.
  */
-export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs: Arc[]): HoopEstimate | null {
+export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs: Arc[], bounceWithin = 0): HoopEstimate | null {
   for (const u of others) {
     const w = Math.max(u.w, low.w);
-    if (u === low || Math.abs(u.x - low.x) >= 1.5 * w || low.y - u.y <= 3 * w) continue;
+    if (u === low || Math.abs(u.x - low.x) >= BOUNCE_ASIDE * w || low.y - u.y <= 3 * w) continue;
+    const straightAbove = Math.abs(u.x - low.x) < 1.5 * w;
+    // where flights coming down into `u` end (frames): a bounce under it starts soon after one
+    const into = arcs.filter((a) => a.points[a.points.length - 1].frame > a.apexFrame && atRim(a.points[a.points.length - 1], u.x, u.y, u.w)).map((a) => a.points[a.points.length - 1].frame);
     let through = 0;
     let landing = 0;
+    let bounced = 0;
     for (const a of arcs) {
-      if (a.points.some((q) => q.frame >= a.apexFrame && atRim(q, low.x, low.y, low.w))) landing++;
+      if (!a.points.some((q) => q.frame >= a.apexFrame && atRim(q, low.x, low.y, low.w))) continue;
+      landing++;
+      const start = a.trackPoints[0];
+      if (start.y >= low.y - 0.5 * low.w && into.some((f) => start.frame >= f && start.frame - f <= bounceWithin)) bounced++;
+      if (!straightAbove) continue;
       const passes = a.points.findIndex((q) => q.frame >= a.apexFrame && Math.abs(q.x - u.x) < 1.2 * u.w && Math.abs(q.y - u.y) < u.w);
       if (passes < 0) continue;
       const lands = a.points.findIndex((q, k) => k > passes && atRim(q, low.x, low.y, low.w));
       if (lands >= 0) through++;
     }
-    if (through >= FALLS_THROUGH_MIN || (through > 0 && through === landing)) return u;
+    if (through >= FALLS_THROUGH_MIN || (through > 0 && through === landing) || (bounced > 0 && bounced === landing)) return u;
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -218,6 +218,32 @@ describe('a rim no flight comes down into', () => {
   });
 });
 
+describe('a rim read beside a shot\'s hoop', () => {
+  // Measured on the real `clip_003` made hand-held (`shake`, `shake-strong`): its one shot comes down at (240, 228), where
+  // the thin rim is read only in fragments; an orange logo on the glass 1.5 of its widths aside reads as a rim 12 px wide
+  // (score 0.75) that no flight reaches, and took the hoop — one shot is not enough against a rim read (run version 27).
+  const place = { x: 240, y: 228, w: 52.3, ballR: 14.7, support: 1, quality: 1, confidence: 0.33 };
+  const shot = [flight(1, 0, 60, 420, place.x + 2, place.y - 3, 2.9 * place.w, 24, 14.7)];
+  const logo = { x: 160, y: 216.5, w: 12, score: 0.75 };
+
+  it('does not take the hoop when far too small to be a rim at the shot\'s depth', () => {
+    expect(flightSupport(shot, place.x, place.y, place.w).n).toBe(1);
+    expect(flightSupport(shot, logo.x, logo.y, logo.w).n).toBe(0);
+    expect(logo.w).toBeLessThan(MIN_RIM_OVER_SHOTS_BALL * 2 * RIM_OVER_BALL * place.ballR);
+    expect(chooseTarget([place], [logo], shot)).toMatchObject({ x: place.x, y: place.y });
+  });
+
+  it('still does when as wide as a rim there, or away from the shot\'s hoop (a far rim at another depth)', () => {
+    // the scripted bank shot (seed 103): the rim read whole, the shot's track lost at its apex against the board
+    expect(chooseTarget([place], [{ ...logo, w: 48 }], shot)).toMatchObject({ x: logo.x, w: 48 });
+    const far = { ...logo, x: place.x - (SAME_BOARD + 0.5) * place.w };
+    expect(chooseTarget([place], [far], shot)).toMatchObject({ x: far.x, w: far.w });
+    // …and when what came down at the place was no shot (a pass caught at chest height, peaking 0.75 of its widths)
+    const pass = [flight(1, 0, 60, 240, place.x + 2, place.y - 3, 0.75 * place.w, 12, 14.7)];
+    expect(chooseTarget([place], [logo], pass)).toMatchObject({ x: logo.x, w: logo.w });
+  });
+});
+
 describe('a candidate inside the players', () => {
   // Measured on the darkened copy of the augment clip with moving off-ball players (seed 121): the limbs' flights
   // ended at the hips of two far players (5 ends, 4 flights reaching it), the rim got one flight; 7 sightings of the
@@ -316,6 +342,31 @@ describe('a hoop above where its balls land', () => {
     expect(chooseTarget([one(floor), one(rim)], [], arcs)!.y).toBe(rim.y);
     // a second flight coming down to the floor elsewhere (a bounce pass) leaves the floor's flights not all through the rim
     expect(hoopAboveLanding(one(floor), [one(rim)], [...arcs, bounces[0]])).toBeNull();
+  });
+  it('takes the rim whose ball bounced on the floor beside the place it fell to', () => {
+    // The real `FreeThrow` made hand-held (strong shake): the rim is not read; the shot's flight ends at it, the ball's fall
+    // through the net is no shot-like flight, and its bounce on the floor rises and comes down two rim widths aside — two
+    // flights (one track) into a "hoop" on the floor, against the rim's one.
+    const one = (at: { x: number; y: number }, support: number) => ({ ...at, w, ballR: 4.3, support, quality: 1, confidence: 0.33 });
+    const side = { x: rim.x + 2 * w, y: floor.y };
+    const shot = shots[0]; // comes down into the rim at frame 28
+    const bounce = (f0: number, at = side): Arc[] => {
+      const rise = flight(30, f0, rim.x + 4, floor.y + 20, at.x - 10, at.y - 30, 60, 16, 4.3);
+      const drop = flight(30, f0 + 16, at.x - 10, at.y - 30, at.x, at.y - 2, 10, 8, 4.3);
+      return [rise, { ...drop, trackPoints: [...rise.trackPoints, ...drop.points.slice(1)] }];
+    };
+    const within = Math.round(BOUNCE_WITHIN_S * 30); // frames at 30 a second
+    const arcs = [shot, ...bounce(50)];
+    expect(flightSupport(arcs, side.x, side.y, w).n).toBe(2);
+    expect(chooseTarget([one(side, 2), one(rim, 1)], [], arcs)!.y).toBe(side.y);
+    expect(chooseTarget([one(side, 2), one(rim, 1)], [], arcs, [], within)!.y).toBe(rim.y);
+    // a bounce starting later than that after the ball came down into the rim, or landing further aside, says nothing
+    expect(hoopAboveLanding(one(side, 2), [one(rim, 1)], [shot, ...bounce(28 + within + 10)], within)).toBeNull();
+    const far = { x: rim.x + 3.5 * w, y: floor.y };
+    expect(hoopAboveLanding(one(far, 2), [one(rim, 1)], [shot, ...bounce(50, far)], within)).toBeNull();
+    // nor a flight rising from above the floor candidate (a shot at a lower hoop, not a bounce)
+    const fromHands = flight(31, 50, side.x - 60, side.y - 40, side.x, side.y - 2, 50, 20, 4.3);
+    expect(hoopAboveLanding(one(side, 2), [one(rim, 1)], [shot, fromHands], within)).toBeNull();
   });
 });
 
