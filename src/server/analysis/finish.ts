@@ -829,7 +829,8 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
       .filter((r) => rimAt(r, h, NEAR_RIM))
       .map((r) => ({ r, fit: r.score - Math.abs(Math.log(r.w / h.w)) - 0.3 * (Math.hypot(r.x - h.x, r.y - h.y) / h.w) }))
       .sort((a, b) => b.fit - a.fit)[0]?.r;
-    if (!near && h.quality < 0.95 && sup.n < 2) continue;
+    // known from one flight alone, a candidate needs that flight's full quality, or a flight that is clearly a shot
+    if (!near && h.quality < 0.95 && sup.n < 2 && !loneShot(h, sup.n, arcs)) continue;
     const cand = near ? { ...h, x: near.x, y: near.y, w: litPieceOfRim(near, h) ? h.w : near.w, confidence: Math.max(h.confidence, near.score) } : h;
     const score = 0.6 * Math.min(5, sup.n) + 0.3 * h.quality + (near ? 2.5 * near.score : 0);
     if (tooWideForItsBalls(cand.w, sup.r)) continue;
@@ -878,6 +879,22 @@ export function chooseTarget(fromArcs: HoopEstimate[], rims: RimCandidate[], arc
     };
   }
   return best?.h ?? null;
+}
+
+/** The least quality of a hoop known from one flight alone that {@link loneShot} lets through (0.95 otherwise). */
+export const LONE_SHOT_QUALITY = 0.6;
+/** How high (rim widths) that flight must peak over the candidate for {@link loneShot}. */
+export const LONE_SHOT_RISE = 2;
+
+/**
+ * A candidate known from one flight alone whose quality falls short only on the ball's look (run version 57): the flight
+ * peaks ≥ {@link LONE_SHOT_RISE} rim widths over it — a shot, not a pass caught overhead (those peak under 1 width) — and
+ * its quality is ≥ {@link LONE_SHOT_QUALITY}. The quality multiplies the track's length, the ball's appearance score and
+ * the rise; in a dim or heavily compressed clip the ball scores 0.5–0.65 where 0.7 counts in full, and the one-shot
+ * real `FreeThrow`'s darkened and CRF-35 copies (0.75 and 0.93) lost their shot, as did `clip_003` played 1.5× fast.
+ */
+export function loneShot(h: HoopEstimate, flights: number, arcs: Arc[]): boolean {
+  return flights === 1 && h.quality >= LONE_SHOT_QUALITY && Math.max(0, ...hoopPlausibility(h, arcs).rises) >= LONE_SHOT_RISE;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -118,6 +118,27 @@ describe('a rim read beside a hoop known from few flights', () => {
   it('not from further than NEAR_RIM widths', () => {
     const far = { ...rim, x: est.x + (NEAR_RIM + 0.1) * est.w };
     expect(chooseTarget([est], [far], arcs)).toMatchObject({ x: est.x, y: est.y });
+  });
+});
+
+describe('a hoop known from one shot whose ball looks dim', () => {
+  // Measured on the darkened copy of the real one-shot `FreeThrow`: its one flight ends at (128, 145), the rim is not read,
+  // and the ball's appearance score (0.52) puts the candidate's quality at 0.75, short of the 0.95 one flight needs.
+  const est = { x: 128, y: 145, w: 31.9, ballR: 8.5, support: 1, quality: 0.75, confidence: 0.33 };
+  const shot = [flight(1, 0, 489, 191, est.x, est.y - 2, 2.27 * est.w, 33, 8.5)];
+
+  it('is the hoop when that flight is clearly a shot', () => {
+    expect(flightSupport(shot, est.x, est.y, est.w).n).toBe(1);
+    expect(loneShot(est, 1, shot)).toBe(true);
+    expect(chooseTarget([est], [], shot)).toMatchObject({ x: est.x, y: est.y });
+  });
+
+  it('is not when the flight peaks low over it (a pass caught overhead), or its quality is lower still', () => {
+    const lob = [flight(1, 0, 489, 191, est.x, est.y - 2, (LONE_SHOT_RISE - 0.3) * est.w, 33, 8.5)];
+    expect(chooseTarget([est], [], lob)).toBeNull();
+    expect(chooseTarget([{ ...est, quality: LONE_SHOT_QUALITY - 0.1 }], [], shot)).toBeNull();
+    // two flights need no such rise: the quality bound is for one flight alone
+    expect(loneShot(est, 2, shot)).toBe(false);
   });
 });
 
