@@ -331,6 +331,18 @@ export function riseBefore(a: Arc, track: BallCandidate[], lookback: number): nu
   return maxY === -Infinity ? 0 : maxY - a.apexY;
 }
 
+/** How many frames after its track's first sighting an arc may start and still be the ball coming into view (see {@link cameIntoView}). */
+export const INTO_VIEW_FRAMES = 3;
+
+/**
+ * Whether the arc starts where its ball came into view: its track has no sighting more than {@link INTO_VIEW_FRAMES}
+ * before it. A flight "falling in from the top of the frame" must be one (a shot whose rise is out of the picture); a
+ * ball dropping from a rim near the frame's top was seen before, coming down into it.
+ */
+export function cameIntoView(a: Arc): boolean {
+  return a.points[0].frame - a.trackPoints[0].frame <= INTO_VIEW_FRAMES;
+}
+
 /** Estimated playback speed-up of the clip from the arcs' gravity (1 = real time). */
 export function estimateTimeScale(arcs: Arc[], fps: number, gScale = 1): number {
   const g = frameGravity(fps);

@@ -1,7 +1,7 @@
 import { arcAt, ballCandidates, cameraPath, linkTracks, STITCH_OVERLAP, stitchTracks, toPicture, toStable, zoomAt, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
-import { estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { cameIntoView, estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
@@ -115,7 +115,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     a.points.length >= 6 &&
     a.score >= 0.5 &&
     (riseBefore(a, a.trackPoints, lookback) >= 2.5 * a.r ||
-      (toPicture(path, a.points[0].frame, 0, a.points[0].y).y < 0.2 * height && a.apexFrame - a.points[0].frame <= 2));
+      (toPicture(path, a.points[0].frame, 0, a.points[0].y).y < 0.2 * height && a.apexFrame - a.points[0].frame <= 2 && cameIntoView(a)));
   const shotLike = arcs.filter(isShotLike);
   // close shots: flights too short for the travel test (straight up from under the rim and back down), taken as
   // close shots only (`shots.ts#detectShots`), at a panning camera's tracked rims and at a still camera's hoops

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GRAVITY_NORM_30FPS, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
+import { cameIntoView, GRAVITY_NORM_30FPS, INTO_VIEW_FRAMES, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
 import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
@@ -204,6 +204,32 @@ describe('a place far wider than the balls coming down into it', () => {
     const w = 0.95 * MAX_RIM_OVER_ITS_BALLS * 2 * RIM_OVER_BALL * 4.8;
     expect(tooWideForItsBalls(w, 4.8)).toBe(false);
     expect(chooseTarget([{ ...floor, w }], [rim], arcs)).toMatchObject({ x: floor.x, y: floor.y });
+  });
+});
+
+describe('a ball falling from a rim near the top of the frame', () => {
+  // Measured on the real `45degree-2x` cropped to its middle 80 % (the rim at 0.22 of the frame's height): a ball that came
+  // down into the rim (its track entering at the frame's top) drops from it to the floor; the drop's first sighting,
+  // under the rim, is in the top fifth of the frame, so it was taken for a shot falling in from the top, and the floor
+  // where such drops end (3 flights) beat the rim (2): 2 of 3 shots lost, 2 false ones.
+  const r = 8.4;
+  const drop = (f0: number): BallCandidate[] => Array.from({ length: 11 }, (_, t) => ({ frame: f0 + t, x: 442 - 8.6 * t, y: 67 + 1.61 * t * t, r, score: 0.95, ballColour: 0.8 }));
+  const arc = (points: BallCandidate[], track: BallCandidate[]): Arc => ({ trackId: 1, points, trackPoints: track, fit: fitArc(points)!, r, gNorm: 1.61 / r, apexFrame: points[0].frame, apexY: points[0].y, score: 0.95 });
+  const dims = { width: 640, height: 360 };
+
+  it('is no shot falling in from the top when its ball was seen coming down into the rim first', () => {
+    const into: BallCandidate[] = Array.from({ length: 5 }, (_, t) => ({ frame: 232 + t, x: 380 + 19 * t, y: 19 + 12.5 * t, r, score: 0.95, ballColour: 0.8 }));
+    const fall = drop(241);
+    expect(cameIntoView(arc(fall, [...into, ...fall]))).toBe(false);
+    expect(locateHoopsFromArcs([arc(fall, [...into, ...fall])], dims, 20, (_f, y) => y)).toEqual([]);
+    // the same flight as the first sighting of its ball is one (a shot whose rise is out of the picture)
+    expect(cameIntoView(arc(fall, fall))).toBe(true);
+    const hoops = locateHoopsFromArcs([arc(fall, fall)], dims, 20, (_f, y) => y);
+    expect(hoops).toHaveLength(1);
+    expect(hoops[0].y).toBeGreaterThan(220);
+    // a few sightings before the arc starts are still the ball coming into view
+    const entering = Array.from({ length: INTO_VIEW_FRAMES }, (_, k) => ({ ...fall[0], frame: 241 - INTO_VIEW_FRAMES + k, y: 10 + 15 * k }));
+    expect(cameIntoView(arc(fall, [...entering, ...fall]))).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { median, riseBefore, vyAt, type Arc } from './arcs';
+import { cameIntoView, median, riseBefore, vyAt, type Arc } from './arcs';
 
 /** A hoop in camera-stabilised analysis pixels. */
 export interface HoopEstimate {
@@ -48,7 +48,7 @@ export function locateHoopsFromArcs(
     const t = last.frame - a.fit.t0;
     const vyEnd = a.fit.b + 2 * a.fit.c * t;
     const rise = riseBefore(a, a.trackPoints, lookback);
-    const fromTop = imageY(first.frame, first.y) < 0.2 * dims.height && a.fit.b > 0;
+    const fromTop = imageY(first.frame, first.y) < 0.2 * dims.height && a.fit.b > 0 && cameIntoView(a);
     const fall = last.y - a.apexY;
     if (vyEnd <= 0 || (rise < 2.5 * a.r && !fromTop) || fall < 0.5 * a.r) continue;
     const w = Math.min(4 * a.r, 0.5 * p.length);
