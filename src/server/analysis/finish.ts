@@ -976,7 +976,10 @@ export function hoopAboveLanding(low: HoopEstimate, others: HoopEstimate[], arcs
     if (u === low || Math.abs(u.x - low.x) >= BOUNCE_ASIDE * w || low.y - u.y <= 3 * w) continue;
     const straightAbove = Math.abs(u.x - low.x) < 1.5 * w;
     // where flights coming down into `u` end (frames): a bounce under it starts soon after one
-    const into = arcs.filter((a) => a.points[a.points.length - 1].frame > a.apexFrame && atRim(a.points[a.points.length - 1], u.x, u.y, u.w)).map((a) => a.points[a.points.length - 1].frame);
+    const into = arcs.flatMap((a) => {
+      const last = a.points[a.points.length - 1];
+      return last.frame > a.apexFrame && atRim(last, u.x, u.y, u.w) ? [last.frame] : [];
+    });
     let through = 0;
     let landing = 0;
     let bounced = 0;
