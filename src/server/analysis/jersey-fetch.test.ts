@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../media/ffmpeg';
-import { chooseGeometry, streamFrames } from './decode';
+import { chooseGeometry, FrameBuffers, streamFrames } from './decode';
 import { fetchFrames, limiter, runsPerProcess } from './jersey';
 
 let dir = '';
@@ -56,6 +56,18 @@ describe('fetchFrames (frames re-decoded at shot moments)', () => {
     expect([...a.keys()].sort((x, y) => x - y)).toEqual([10, 100]);
     expect([...b.keys()].sort((x, y) => x - y)).toEqual([50, 200]);
     for (const [i, f] of [...a, ...b]) expect(Buffer.compare(Buffer.from(f), Buffer.from(all[i])), `frame ${i}`).toBe(0);
+  }, 60_000);
+
+  it('reads into the buffers it is given, and an aborted request returns what it has without waiting', async () => {
+    const buffers = new FrameBuffers(geo.width * geo.height * 3);
+    const lent = new Uint8Array(buffers.bytes);
+    buffers.give([lent.buffer]);
+    const got = await fetchFrames(video, geo, [70], undefined, 1, limiter(2), buffers);
+    expect(got.get(70)?.buffer).toBe(lent.buffer);
+    expect(Buffer.compare(Buffer.from(got.get(70)!), Buffer.from(all[70]))).toBe(0);
+    const stop = new AbortController();
+    stop.abort();
+    expect((await fetchFrames(video, geo, [5, 150], stop.signal, 1)).size).toBe(0);
   }, 60_000);
 
   it('bounds the decoders one process keeps open by the source size', () => {

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ffmpegPath } from '../media/ffmpeg';
 import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
 import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
-import { rawFrames, scaleFilter, type DecodeGeometry } from './decode';
+import { FrameBuffers, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
@@ -345,6 +348,9 @@ export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15)
  * moments per shot, not for scanning. Several runs go to one ffmpeg process (one input per run,
  * each seeked on its own, concatenated): starting ffmpeg, and forking it from a large analysis
  * process, cost about as much as a run's decoding. Frames that cannot be decoded are left out.
+ * Each process writes its frames to a temporary file (deleted once read: at most ~60 MB, six runs'
+ * frames at the analysis size). With `buffers` (of the frame size), the frames are read into buffers taken from it: the caller
+ * gives them back once read.
  */
 export async function fetchFrames(
   path: string,
@@ -353,6 +359,7 @@ export async function fetchFrames(
   signal?: AbortSignal,
   joinSeconds = 1,
   processes: Limiter = limiter(2),
+  buffers?: FrameBuffers,
 ): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
   const todo = [...new Set(indices.filter((i) => i >= 0))].sort((a, b) => a - b);
@@ -367,11 +374,11 @@ export async function fetchFrames(
   for (let k = 0; k < runs.length; k += perProcess) groups.push(runs.slice(k, k + perProcess));
   const decodeGroup = async (group: number[][]) => {
     if (signal?.aborted) return;
-    const missing = await decodeRuns(path, geo, group, out, signal);
+    const missing = await decodeRuns(path, geo, group, out, signal, buffers);
     // A process that failed part-way (a seek past the end, a broken input) loses the runs after
     // the failure: those are decoded again one by one.
     if (group.length > 1 && missing.length && !signal?.aborted) {
-      for (const run of missing) await decodeRuns(path, geo, [run], out, signal);
+      for (const run of missing) await decodeRuns(path, geo, [run], out, signal, buffers);
     }
   };
   await Promise.all(groups.map((group) => processes(() => decodeGroup(group))));
@@ -416,6 +423,7 @@ async function decodeRuns(
   runs: number[][],
   out: Map<number, Uint8Array>,
   signal?: AbortSignal,
+  buffers?: FrameBuffers,
 ): Promise<number[][]> {
   const bytes = geo.width * geo.height * 3;
   const inputs: string[] = [];
@@ -429,7 +437,7 @@ async function decodeRuns(
     const t = Math.max(0, (first - 0.5) / geo.fps);
     const d = (last + 0.5) / geo.fps - t;
     inputs.push('-threads', '1', '-skip_loop_filter', 'all', '-ss', t.toFixed(4), '-t', d.toFixed(4), '-i', path);
-    // Only the wanted frames of the run are scaled, converted and piped (`select` on the frame
+    // Only the wanted frames of the run are scaled, converted and written (`select` on the frame
     // number from the seek point): a run spans up to PLAY_RUN_S seconds between a pass and a
     // release but wants a few frames.
     const select = run.map((i) => `eq(n,${i - first})`).join('+');
@@ -440,36 +448,58 @@ async function decodeRuns(
       ? branches[0].replace(/\[s0\]$/, '[out]')
       : `${branches.join(';')};${runs.map((_, k) => `[s${k}]`).join('')}concat=n=${runs.length}:v=1:a=0[out]`;
   const total = runs.reduce((a, r) => a + r.length, 0);
+  // ffmpeg writes the frames to a file, read once it has finished: through a pipe, its 32 KB
+  // writes, spread over the seconds a run's decoding takes, woke this thread some twenty times a
+  // frame (measured: ~6 ms of this process's CPU per frame against ~0.9 read from a file).
+  const work = await mkdtemp(join(tmpdir(), 'swish-frames-'));
+  const file = join(work, 'frames.rgb');
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin', ...inputs,
     '-filter_complex', graph, '-map', '[out]',
     // Passthrough sync: nothing fills the gaps between the selected frames.
     '-vsync', '0', '-frames:v', String(total),
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+    '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-y', file,
   ];
-  const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const closed = new Promise<void>((resolve) => {
-    child.on('error', () => resolve());
-    child.on('close', () => resolve());
-  });
-  const onAbort = () => child.kill('SIGKILL');
-  signal?.addEventListener('abort', onAbort, { once: true });
-  // The frames come in run order, each run's wanted frames in order. Only a run reaching the end
-  // of the file can come out short, and the runs after it (later still) then have no frames.
-  const order = runs.flat();
-  let k = 0;
   try {
-    for await (const frame of rawFrames(child.stdout, bytes)) {
-      if (k < order.length) out.set(order[k], frame);
-      k++;
+    const child = spawn(ffmpegPath(), args, { stdio: 'ignore' });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await new Promise<void>((resolve) => {
+        child.on('error', () => resolve());
+        child.on('close', () => resolve());
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
-  } catch {
-    // killed or failed: the frames that could not be decoded are left out
+    if (signal?.aborted) return runs;
+    // The frames come in run order, each run's wanted frames in order. Only a run reaching the end
+    // of the file can come out short, and the runs after it (later still) then have no frames; a
+    // process that failed part-way leaves the frames written before the failure.
+    await readFrames(file, bytes, runs.flat(), out, buffers);
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    await rm(work, { recursive: true, force: true });
   }
-  await closed;
   return runs.filter((run) => !run.some((i) => out.has(i)));
+}
+
+/** Reads whole frames of `bytes` bytes from `file` into `out` under the indices of `order`; none when the file is missing. */
+async function readFrames(file: string, bytes: number, order: number[], out: Map<number, Uint8Array>, buffers?: FrameBuffers): Promise<void> {
+  const fh = await open(file, 'r').catch(() => null);
+  if (!fh) return;
+  try {
+    for (const index of order) {
+      const frame = buffers?.bytes === bytes ? buffers.take() : new Uint8Array(bytes);
+      const { bytesRead } = await fh.read(frame, 0, bytes, null);
+      if (bytesRead < bytes) {
+        buffers?.give([frame.buffer]);
+        return;
+      }
+      out.set(index, frame);
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
 /** What the team step needs of the finished analysis (records as written to the artifacts). */
@@ -520,7 +550,13 @@ export async function attributeTeams(
   getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
   background: PixelBackground | null,
   geo: DecodeGeometry,
-  players: { moments?: ShotMoments[]; teamSize?: number | null; noTeams?: boolean } = {},
+  players: {
+    moments?: ShotMoments[];
+    teamSize?: number | null;
+    noTeams?: boolean;
+    /** Called with each batch's frames once they are read (their buffers may then be reused). */
+    recycle?: (frames: Map<number, Uint8Array>) => void;
+  } = {},
 ): Promise<ShooterTeam[]> {
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
@@ -552,6 +588,7 @@ export async function attributeTeams(
   for (let k = 0; k < FETCHES_AHEAD && k * SHOTS_PER_FETCH < shots.length; k++) pending.push(fetchBatch(k * SHOTS_PER_FETCH));
   for (const [i, s] of shots.entries()) {
     if (i % SHOTS_PER_FETCH === 0) {
+      if (i) players.recycle?.(frames);
       frames = await pending.shift()!;
       const from = i + FETCHES_AHEAD * SHOTS_PER_FETCH;
       if (from < shots.length) pending.push(fetchBatch(from));
@@ -575,6 +612,7 @@ export async function attributeTeams(
     const hold = (p: BallMoment) => heldAt(p, frames, background, geo);
     held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
   }
+  players.recycle?.(frames);
   // Without team jerseys (a pickup game) the bodies read name people, not teams: their clothes tell them apart.
   if (players.noTeams) {
     if (moments) identifyPlayers(out, shots, decisions, held, null, geo, players.teamSize ?? null, jerseyLike(decisions) ? SAME_PLAYER_SKIN : SAME_PERSON_LOOK);
@@ -1111,5 +1149,13 @@ export async function attributeTeamsFromVideo(
   const teamSize = noTeams ? (o.numPlayers && o.numPlayers >= 2 ? o.numPlayers : null) : teamSizeOf(o);
   // the requests attributeTeams keeps in flight share two ffmpeg processes
   const processes = limiter(2);
-  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S, processes), bg, geo, { moments: out.moments, teamSize, noTeams });
+  // a fresh 0.7 MB buffer per decoded frame cost ~2 ms of allocation and page faults, and garbage
+  // collections of the finishing worker's large heap: the batches' buffers are reused
+  const buffers = new FrameBuffers(geo.width * geo.height * 3);
+  return attributeTeams(out, (indices) => fetchFrames(video.path, geo, indices, video.signal, PLAY_RUN_S, processes, buffers), bg, geo, {
+    moments: out.moments,
+    teamSize,
+    noTeams,
+    recycle: (frames) => buffers.give([...frames.values()].map((f) => f.buffer)),
+  });
 }
