@@ -1462,7 +1462,8 @@ export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
         sy: frames[p + 8],
         ss: frames[p + 9],
         blobs: list,
-        motion: motion.slice(m, m + gridW * gridH),
+        // a view, not a copy: nothing writes to a frame's grid, and the packed run is no longer used
+        motion: motion.subarray(m, m + gridW * gridH),
         gridW,
         gridH,
       });
