@@ -243,6 +243,17 @@ describe('the camera path of a hand-held camera (sub-pixel, against the run\'s f
     expect(Math.abs(wx - end)).toBeGreaterThan(2);
   });
 
+  it('gives the same features with one scratch reused from run to run (its buffers kept), repeated frames included', () => {
+    const sc = makeScratch(W, H);
+    // the moving runs, then a still one whose frames repeat buffers (a slowed clip), then a moving one again
+    const still = [frames[0], frames[0], frames[1], frames[1], frames[1], frames[2], frames[2], frames[3]];
+    const order = [frames.slice(0, 26), frames.slice(24, 50), still, frames.slice(48, 74)];
+    const fresh = order.map((run) => packFeatures(computeRun(run, W, H, 0, makeScratch(W, H))));
+    const reused = order.map((run) => packFeatures(computeRun(run, W, H, 0, sc)));
+    expect(reused).toEqual(fresh);
+    expect(sc.smalls?.length).toBe(26);
+  });
+
   it('is not dragged by someone walking close past the camera (a quarter of the frame)', () => {
     const shirt = (i: number) => (x: number, y: number): [number, number, number] | null =>
       x >= 10 + 5 * i && x < 50 + 5 * i && y >= 20 ? [90 + ((x * 7 + y * 3) % 40), 60, 50] : null;

@@ -155,11 +155,14 @@ export interface SmallGray {
 
 const SMALL = 4;
 
-/** Downsamples a frame by 4 into grey (sum of channels; scaled luma for YUV), for cheap global matching. */
-export function smallGray(rgb: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): SmallGray {
+/**
+ * Downsamples a frame by 4 into grey (sum of channels; scaled luma for YUV), for cheap global matching. `into`, when
+ * of the right length, is written over and returned in `data` (every value is written).
+ */
+export function smallGray(rgb: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24', into?: Float32Array): SmallGray {
   const w = Math.floor(width / SMALL);
   const h = Math.floor(height / SMALL);
-  const data = new Float32Array(w * h);
+  const data = into?.length === w * h ? into : new Float32Array(w * h);
   if (fmt !== 'rgb24') {
     const k = GREY / 4;
     for (let y = 0; y < h; y++) {
@@ -415,20 +418,16 @@ function greyAt(f: Uint8Array, i: number, rgb: boolean): number {
   return rgb ? f[3 * i] + f[3 * i + 1] + f[3 * i + 2] : f[i] * GREY;
 }
 
-/** `ref`'s {@link GradientGrid}. */
-function gradientGrid(ref: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24'): GradientGrid {
+/** `ref`'s {@link GradientGrid}; written into `into` (its points past `n` are left as they were) when it has room for this frame size's. */
+function gradientGrid(ref: Uint8Array, width: number, height: number, fmt: FrameFormat = 'rgb24', into?: GradientGrid): GradientGrid {
   const [m, step] = [SAD_MARGIN, SAD_STEP];
   const rgb = fmt === 'rgb24';
   const cap = Math.ceil((width - 2 * m) / step) * Math.ceil((height - 2 * m) / step);
-  const g: GradientGrid = {
-    x: new Int16Array(cap),
-    y: new Int16Array(cap),
-    v: new Float64Array(cap),
-    gx: new Float64Array(cap),
-    gy: new Float64Array(cap),
-    gs: new Float64Array(cap),
-    n: 0,
-  };
+  const g: GradientGrid =
+    into?.x.length === cap
+      ? into
+      : { x: new Int16Array(cap), y: new Int16Array(cap), v: new Float64Array(cap), gx: new Float64Array(cap), gy: new Float64Array(cap), gs: new Float64Array(cap), n: 0 };
+  g.n = 0;
   const { cx, cy } = zoomCentre(width, height);
   for (let y = m; y < height - m; y += step) {
     for (let x = m; x < width - m; x += step) {
@@ -698,6 +697,9 @@ function frameStep(p: CameraPlace, q: CameraPlace): { sx: number; sy: number; ss
   return { sx: f.x, sy: f.y, ss: f.s };
 }
 
+/** The arrays {@link runPath} writes its reference frames' gradient grids into (runPath runs to its end once called). */
+let pathGrid: GradientGrid | undefined;
+
 /**
  * The camera's place in each frame of a run but the last (the context frame after it) against its first frame
  * (`frames[0]`, the context frame before it): its offset to a fraction of a pixel and its zoom (content at p in the
@@ -723,10 +725,12 @@ export function runPath(
   fmt: FrameFormat = 'rgb24',
 ): CameraPlace[] {
   const n = frames.length - 1;
-  // the reference frame's gradient grid, kept while it stays the reference
+  // the reference frame's gradient grid, kept while it stays the reference; one grid is in use at a time, so every
+  // reference's is written into the same arrays, kept from run to run (a run's allocations, ~200 KB, cost more than
+  // filling them)
   let made: { i: number; grid: GradientGrid } | undefined;
   const grids = (i: number) => {
-    if (made?.i !== i) made = { i, grid: gradientGrid(frames[i], width, height, fmt) };
+    if (made?.i !== i) made = { i, grid: (pathGrid = gradientGrid(frames[i], width, height, fmt, pathGrid)) };
     return made.grid;
   };
   const { cx, cy } = zoomCentre(width, height);
@@ -839,6 +843,8 @@ export interface Scratch {
   count: number;
   mw: number;
   mh: number;
+  /** The small grey images of a run's frames (see {@link computeRun}), allocated once. */
+  smalls?: Float32Array[];
 }
 
 /** Allocates scratch buffers for a frame size. */
@@ -1251,7 +1257,19 @@ export function computeRun(
   scratch: Scratch,
   fmt: FrameFormat = 'rgb24',
 ): FrameFeatures[] {
-  const smalls = frames.map((f) => smallGray(f, width, height, fmt));
+  // Each frame's small grey image in the scratch's arrays (a repeated buffer shares its frame's); the run's motion grids
+  // in one buffer. Allocating them afresh for every frame cost ~10 % of the frame work on a tripod.
+  const pool = (scratch.smalls ??= []);
+  const smallSize = Math.floor(width / SMALL) * Math.floor(height / SMALL);
+  const smalls: SmallGray[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    if (i > 0 && frames[i] === frames[i - 1]) {
+      smalls.push(smalls[i - 1]);
+      continue;
+    }
+    if (pool[i]?.length !== smallSize) pool[i] = new Float32Array(smallSize);
+    smalls.push(smallGray(frames[i], width, height, fmt, pool[i]));
+  }
   const shifts: Array<{ dx: number; dy: number; residual: number }> = [{ dx: 0, dy: 0, residual: 0 }];
   for (let i = 1; i < frames.length; i++) {
     shifts.push(
@@ -1262,6 +1280,7 @@ export function computeRun(
   }
   const gridW = Math.ceil(width / GRID);
   const gridH = Math.ceil(height / GRID);
+  const grids = new Uint8Array(gridW * gridH * Math.max(0, frames.length - 2));
   // A frame that repeats the one before it (slowed or frame-rate-converted video) carries no
   // new picture: it gets no blobs and no motion, and the frame before it is differenced with
   // the next new frame instead (a repeated neighbour would hide every moving pixel).
@@ -1269,7 +1288,7 @@ export function computeRun(
   const pos = runPath(frames, shifts, width, height, fmt);
   const out: FrameFeatures[] = [];
   for (let i = 1; i < frames.length - 1; i++) {
-    const grid = new Uint8Array(gridW * gridH);
+    const grid = grids.subarray((i - 1) * gridW * gridH, i * gridW * gridH);
     let blobs: MotionBlob[] = [];
     if (!repeat[i]) {
       let j = i + 1;
