@@ -349,8 +349,8 @@ export function teamOfColour(c: RobustColour, teams: TeamColours, margin = 0.15)
  * each seeked on its own, concatenated): starting ffmpeg, and forking it from a large analysis
  * process, cost about as much as a run's decoding. Frames that cannot be decoded are left out.
  * Each process writes its frames to a temporary file (deleted once read: at most ~60 MB, six runs'
- * frames at the analysis size). With `buffers` (of the frame size), the frames are read into buffers taken from it: the caller
- * gives them back once read.
+ * frames at the analysis size). With `buffers` (of the frame size), the frames are read into
+ * buffers taken from it: the caller gives them back once read.
  */
 export async function fetchFrames(
   path: string,
@@ -490,8 +490,13 @@ async function readFrames(file: string, bytes: number, order: number[], out: Map
   try {
     for (const index of order) {
       const frame = buffers?.bytes === bytes ? buffers.take() : new Uint8Array(bytes);
-      const { bytesRead } = await fh.read(frame, 0, bytes, null);
-      if (bytesRead < bytes) {
+      let filled = 0;
+      while (filled < bytes) {
+        const { bytesRead } = await fh.read(frame, filled, bytes - filled, null);
+        if (!bytesRead) break;
+        filled += bytesRead;
+      }
+      if (filled < bytes) {
         buffers?.give([frame.buffer]);
         return;
       }
