@@ -1442,7 +1442,10 @@ export function packedFrameShift(p: PackedFeatures): { shift: number; lastIndex:
   return { shift, lastIndex: p.frames.length ? p.frames[p.frames.length - FRAME_FIELDS] : -1 };
 }
 
-/** Restores the features of one or more packed runs, in order (exact values). */
+/**
+ * Restores the features of one or more packed runs, in order (exact values). Each frame's motion grid is a view into
+ * its run's `motion` array, not a copy: the runs must not be transferred to another thread while the features are read.
+ */
 export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
   const out: FrameFeatures[] = [];
   for (const { frames, blobs, motion } of runs) {
@@ -1481,7 +1484,7 @@ export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
         sy: frames[p + 8],
         ss: frames[p + 9],
         blobs: list,
-        // a view, not a copy: nothing writes to a frame's grid, and the packed run is no longer used
+        // a view, not a copy (18 000 copies of 3.6 KB for a 10-minute game): nothing writes to a frame's grid
         motion: motion.subarray(m, m + gridW * gridH),
         gridW,
         gridH,
