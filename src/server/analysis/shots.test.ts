@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -98,6 +98,31 @@ describe('shots and makes', () => {
     }
     const { tracks, arcs } = analyse(per);
     expect(detectShots(arcs, hoop, per, tracks, 30, 1)).toHaveLength(0);
+  });
+
+  it('measures where a flight starts against the rim the ball gives when the rim is read too wide (joined with the board)', () => {
+    // held-304 at 24.0 s: a short jump shot released 1.5 rim widths beside and 1.5 under the rim, rising 1.1 over it
+    // and dropping through; its rim read 1.7 times too wide put the release "at the rim" (within 1.6 read widths)
+    const vy = (RIM.y - (RIM.y + 45) - C * 24 * 24) / 24;
+    const per: BallCandidate[][] = Array.from({ length: 60 }, () => []);
+    for (let t = 0; t <= 34; t++) per[5 + t].push({ frame: 5 + t, x: RIM.x - 45 + (45 / 24) * t, y: RIM.y + 45 + vy * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const a = analyse(per);
+    const wide: HoopEstimate = { ...hoop, w: 1.7 * hoop.w };
+    for (const h of [hoop, wide]) {
+      const shots = detectShots(a.arcs, h, per, a.tracks, 30, 1);
+      expect(shots).toHaveLength(1);
+      // released at the first sighting, at the rim (entering its zone) on the way down
+      expect(shots[0].releaseFrame).toBe(5);
+      expect(shots[0].rimFrame).toBeGreaterThan(5 + 14);
+      expect(shots[0].rimFrame).toBeLessThanOrEqual(5 + 26);
+    }
+    expect(startRimWidth(hoop)).toBe(hoop.w);
+    expect(startRimWidth(wide)).toBeCloseTo(RIM_WIDER_THAN_BALL * hoop.w, 6);
+    // a ball bouncing up off that wide rim is still a rebound
+    const bounce: BallCandidate[][] = Array.from({ length: 40 }, () => []);
+    for (let t = 0; t < 25; t++) bounce[t].push({ frame: t, x: RIM.x - 8 * t, y: RIM.y - 10 * t + C * t * t, r: R, score: 0.8, ballColour: 0.7 });
+    const b = analyse(bounce);
+    expect(detectShots(b.arcs, wide, bounce, b.tracks, 30, 1)).toHaveLength(0);
   });
 
   it('finds a close shot that starts under the rim (a layup seen from behind), but not a rebound after a shot', () => {
