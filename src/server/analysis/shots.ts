@@ -915,11 +915,11 @@ export const RIM_WIDER_THAN_BALL = 1.25;
  * The rim width that says whether a flight starts at the rim (and is a rebound, not a shot, unless another rule takes
  * it; see {@link detectShots}): the rim as read, or the width the ball gives when the rim was read more than
  * {@link RIM_WIDER_THAN_BALL} times wider. A panning camera's tracked rim is the median of its reads, and where the
- * rim's orange run joins the board's red lower edge it is read too wide: on the 24 development panning games and the
- * panning games of the tuning and seen sets (267 shots) the ball's width was 0.91–1.14 times the true rim's (10th to
- * 90th percentile) and the rims read over 1.4 times the ball's 1.5–1.7 times the true one. A close jump shot released
- * 2.2 true rim widths from the rim (held-304 at 24.0 s, a bank-in from 1.5 m, its rim read 1.7 times too wide) then
- * started "at the rim" and was lost as a rebound. Only this test measures with it: the same width everywhere (the
+ * rim's orange run joins the board's red lower edge it is read too wide: on the 24 development panning games and
+ * held-304 (267 shots) the ball's width was 0.91–1.14 times the true rim's (10th to 90th percentile), and the rims
+ * read over 1.4 times the ball's were 1.5–1.7 times the true one. A close jump shot released 2.2 true rim widths from
+ * the rim (held-304 at 24.0 s, a bank-in from 1.5 m, its rim read 1.7 times too wide) then started "at the rim" and
+ * was lost as a rebound. Only this test measures with it: the same width everywhere (the
  * goal's own, measured on the same games) narrows the make tests' windows around a centre the wide read has also
  * moved: 4 right calls turned wrong and 2 wrong ones right, 2 shots found and 2 lost.
  */
