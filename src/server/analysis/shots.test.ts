@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
+import { panningShotArcs } from './finish';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
 
@@ -438,6 +439,32 @@ describe('shots lost rising behind the board', () => {
     expect(panningConfident({ ...shot, origin: 'dropped' })).toBe(false);
     // a short, poorly scored rise (the false lost rises measured: 0.12–0.21) stays out
     expect(panningConfident({ ...shot, confidence: 0.21 })).toBe(false);
+  });
+
+  it('at a panning camera, finds a shot whose flight bends at a third of gravity among the panning flights (run version 59)', () => {
+    // held-304 at 61.3 s: the ball flew away from the turning camera, and its rise bent at 0.33 g in the picture; it
+    // rose 30 px over the rim and came down through it
+    const c = 0.33 * C;
+    const apexY = RIM.y - 30;
+    const up = Math.round(Math.sqrt((260 - apexY) / c));
+    const down = Math.round(Math.sqrt((RIM.y - 4 - apexY) / c));
+    const per: BallCandidate[][] = Array.from({ length: 120 }, () => []);
+    for (let t = 0; t <= up + down; t++) per[5 + t].push({ frame: 5 + t, x: 150 + ((RIM.x - 150) / (up + down)) * t, y: apexY + c * (t - up) ** 2, r: R, score: 0.8, ballColour: 0.7 });
+    for (let k = 1; k <= 16; k++) per[5 + up + down + k].push({ frame: 5 + up + down + k, x: RIM.x + 0.3 * k, y: RIM.y + 2 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
+    const dims = { width: 640, height: 360 };
+    const tracks = linkTracks(per);
+    const all = tracks.flatMap((t) => splitIntoArcs(t));
+    const atTrackedRim = (arcs: Arc[]) => detectShots(arcs, hoop, per, tracks, 30, 1, undefined, [], PANNING_CLOSE_SHOT_APEX, true).filter(panningConfident);
+    // the usual flights see only its drop through the net, too weak a shot for a tracked rim
+    expect(atTrackedRim(all.filter((a) => isFlightArc(a, 30, dims)))).toHaveLength(0);
+    const shots = atTrackedRim(panningShotArcs(all, 30, dims, 1));
+    expect(shots).toHaveLength(1);
+    expect(shots[0].origin).toBe('flight');
+    expect(shots[0].releaseFrame).toBe(5);
+    expect(shots[0].made).toBe(true);
+    // the window still has a floor: the same flight bending at a fifth of gravity is none
+    const flat = all.map((a) => ({ ...a, gNorm: 0.2 * GRAVITY_NORM_30FPS }));
+    expect(panningShotArcs(flat, 30, dims, 1)).toHaveLength(0);
   });
 
   it('takes a rise followed to its top and a frame past it while its fit still rises (held-out seeds 202 and 205)', () => {
