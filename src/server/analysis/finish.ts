@@ -121,7 +121,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // close shots only (`shots.ts#detectShots`), at a panning camera's tracked rims and at a still camera's hoops
   const closeLike = allArcs.filter((a) => isCloseFlightArc(a, fps, dims, gScale) && isShotLike(a));
   // a panning camera's rims are tracked, and its shots found at them, among flights that may bend less (run version 59);
-  // its hoops' estimates, time scale, placement and every other use keep the usual flights
+  // its hoops' estimates, the time scale and every other use keep the usual flights (a shot found is placed from its own)
   const panArcs = moving ? panningShotArcs(allArcs, fps, dims, gScale) : arcs;
   const panShotLike = moving ? panArcs.filter(isShotLike) : shotLike;
   const tracked = moving ? trackedGoals(moving, path, [...panShotLike, ...apexContinuations(panShotLike, panArcs)], fps, dims, timeScale, closeLike) : [];
