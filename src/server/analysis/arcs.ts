@@ -236,7 +236,7 @@ export function isCloseFlightArc(a: Arc, fps: number, dims: { width: number; hei
  * the flight window but not pushed upwards (≥ −1 g). Only the shot rules that see it end at a rim use it
  * (`shots.ts#descentShots`).
  */
-export function isDescentArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = [0.4, 7]): boolean {
+export function isDescentArc(a: Arc, fps: number, dims: { width: number; height: number }, gScale = 1, window: [number, number] = FLIGHT_GRAVITY_WINDOW): boolean {
   const n = a.points.length;
   if (n < 8 || a.score < 0.6) return false;
   if (a.r < 0.006 * Math.min(dims.width, dims.height) + 1) return false;
