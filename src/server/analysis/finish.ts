@@ -7,7 +7,7 @@ import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, 
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
-import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
+import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -190,7 +190,10 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const lookingDown = !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;
   netSwingVeto(shots, fps, timeScale, { lookingDown });
   if (lookingDown) reboundRiseVeto(shots, fps, timeScale);
-  if (tracked.length) unseenDropVeto(shots, fps, timeScale);
+  if (tracked.length) {
+    unseenDropVeto(shots, fps, timeScale);
+    fastDropVeto(shots, fps, timeScale);
+  }
   const scoredOn = new Set(tagged.map((t) => t.k));
   const hoops = hoopRecords(goals, scoredOn, path, features.length, fps, dims, tracked.map((t) => t.span));
   const calm = tagged.map((t) => sceneCalm(t.s, features, motion, goals[t.k], path, fps));

@@ -3,7 +3,7 @@ import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { panningShotArcs } from './finish';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, fastDropVeto, dropSpeed, NET_EXIT_MAX_SPEED, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -220,7 +220,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, overRimAfterCross: 0, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, riseAfterRim: 0, anchorFrame: -1, decidedBy: 'cross', ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, overRimAfterCross: 0, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, dropSpeed: NaN, riseAfterRim: 0, anchorFrame: -1, decidedBy: 'cross', ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -341,6 +341,57 @@ describe('ball seen falling below the net (panning cameras)', () => {
     unseenDropVeto(shots, 30, 1);
     expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
     expect(shots[1].kind).toBe('rim_out');
+  });
+
+  /**
+   * A ball that passed the net's bottom (one rim width, 0.45 m, under the rim) at `v` m/s and fell on under gravity,
+   * sighted on `n` frames from `from` frames after it passed, at 30 fps (a clip sped up `k` times: the same fall in
+   * fewer frames, its time scale `k`). Sightings jitter by `jitter` px across.
+   */
+  const fall = (v: number, n: number, from = 2, k = 1, jitter = 0): BallCandidate[][] => {
+    const perM = hoop.w / 0.45;
+    return Array.from({ length: from + n + 1 }, (_, f) => {
+      if (f < from || f >= from + n) return [];
+      const t = (f * k) / 30;
+      return [{ frame: rimFrame + 8 + f, x: RIM.x + (f % 2) * jitter, y: RIM.y + hoop.w + (v * t + 4.905 * t * t) * perM, r: R, score: 0.8, ballColour: 0.7 }];
+    });
+  };
+  /** Candidates of a whole clip with that fall placed after rim arrival. */
+  const clip = (c: BallCandidate[][]): BallCandidate[][] => {
+    const per: BallCandidate[][] = Array.from({ length: rimFrame + 60 }, () => []);
+    for (const q of c.flat()) per[q.frame].push(q);
+    return per;
+  };
+  const drop = (c: BallCandidate[][]) => c.flat().map((q) => ({ frame: q.frame, y: q.y }));
+
+  it('reads how fast the ball passed the net\'s bottom from its fall below it, in real time', () => {
+    for (const v of [1.5, 3, 5]) {
+      expect(dropSpeed(drop(fall(v, 6)), hoop, 30)).toBeCloseTo(v, 1);
+      // a clip played twice as fast: the same fall in half the frames, read at its time scale
+      expect(dropSpeed(drop(fall(v, 5, 1, 2)), hoop, 30, 2)).toBeCloseTo(v, 1);
+    }
+    expect(dropSpeed(drop(fall(3, DROP_RUN_MADE - 1)), hoop, 30)).toBeNaN();
+  });
+
+  it('keeps that speed in the make evidence of a panning camera\'s shot, and calls missed a make that fell faster than a net lets a ball through', () => {
+    const slowed = clip(fall(2.5, 6, 2, 1, 2));
+    const free = clip(fall(5.5, 6, 1, 1, 2));
+    expect(dropBelowNet(slowed, hoop, rimFrame, rimFrame + 30)).toBe(6);
+    expect(dropBelowNet(free, hoop, rimFrame, rimFrame + 30)).toBeGreaterThanOrEqual(DROP_RUN_MADE);
+    const shotWith = (dropSpeed: number, made: boolean) =>
+      ({ made, madeConfidence: 0.8, kind: made ? 'swish' : 'rim_out', evidence: { contact: true, dwellFrames: 0, dropRun: 6, dropSpeed, decidedBy: made ? 'cross' : 'exit-up' } }) as unknown as ShotDetection;
+    const shots = [
+      shotWith(dropSpeed(drop(fall(2.5, 6)), hoop, 30), true),
+      shotWith(dropSpeed(drop(fall(5.5, 6)), hoop, 30), true),
+      shotWith(NaN, true),
+      shotWith(5.5, false),
+      shotWith(NET_EXIT_MAX_SPEED - 0.1, true),
+    ];
+    fastDropVeto(shots, 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([true, false, true, false, true]);
+    expect(shots[1].evidence.decidedBy).toBe('fast-drop-veto');
+    expect(shots[1].kind).toBe('rim_out');
+    expect(shots[3].evidence.decidedBy).toBe('exit-up');
   });
 });
 

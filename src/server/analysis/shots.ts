@@ -1,5 +1,6 @@
 import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
+import { RIM_DIAMETER_M } from './court-lines';
 import { freeFallEnd, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 
 /** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid); NaN for a repeat in a clip that repeats its frames (`finish.ts#motionTotals`). */
@@ -84,6 +85,11 @@ export interface MakeEvidence {
    */
   dropRun: number;
   /**
+   * The ball's speed (m/s) as it passed the net's bottom, from that run ({@link dropSpeed}); NaN for a run shorter than
+   * {@link DROP_RUN_MADE}. The net slows a made ball; one that fell beside or in line with it falls freely.
+   */
+  dropSpeed: number;
+  /**
    * How far the ball rose again at the rim after rim arrival, in rim widths: the most any ball sighting near
    * the rim (within 1.5 rim widths across, from 1 rim width above to 0.6 below its level, in the 0.6 s after
    * rim arrival) is followed on its track, within 0.7 s, by one higher up. A ball dropping through the net
@@ -117,6 +123,7 @@ export type MakeRule =
   | 'net-swing-veto'
   | 'rebound-rise-veto'
   | 'unseen-drop-veto'
+  | 'fast-drop-veto'
   | 'same-end-next';
 
 /** Evidence of a shot whose outcome has not been measured yet. */
@@ -136,6 +143,7 @@ function emptyEvidence(): MakeEvidence {
     netAfter: NaN,
     netLate: NaN,
     dropRun: 0,
+    dropSpeed: NaN,
     riseAfterRim: 0,
     anchorFrame: -1,
     decidedBy: 'none',
@@ -720,6 +728,11 @@ export function lastArrival(s: Pick<ShotDetection, 'rimFrame'>, tracks: Track[],
  * lower than the one before, ≤ 3 frames apart, moving sideways by less than 0.6 rim widths per frame.
  */
 export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1): number {
+  return dropRunBelowNet(candidates, hoop, f0, f1, timeScale).length;
+}
+
+/** The longest run of sightings falling below the net (see {@link dropBelowNet}), in frame order. */
+function dropRunBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1): BallCandidate[] {
   const w = hoop.w;
   const pts: BallCandidate[] = [];
   for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++) {
@@ -731,17 +744,42 @@ export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, 
     }
   }
   const run = new Array<number>(pts.length).fill(1);
-  let best = 0;
+  const prev = new Array<number>(pts.length).fill(-1);
+  let best = -1;
   for (let i = 0; i < pts.length; i++) {
     for (let j = 0; j < i; j++) {
       const df = pts[i].frame - pts[j].frame;
       if (df <= 0 || df > 3) continue;
       if (pts[i].y <= pts[j].y || Math.abs(pts[i].x - pts[j].x) > 0.6 * w * df * Math.max(1, timeScale)) continue;
-      run[i] = Math.max(run[i], run[j] + 1);
+      if (run[j] + 1 > run[i]) {
+        run[i] = run[j] + 1;
+        prev[i] = j;
+      }
     }
-    best = Math.max(best, run[i]);
+    if (best < 0 || run[i] > run[best]) best = i;
   }
-  return best;
+  const chain: BallCandidate[] = [];
+  for (let i = best; i >= 0; i = prev[i]) chain.push(pts[i]);
+  return chain.reverse();
+}
+
+/**
+ * The ball's speed (m/s, real time) as it passed the net's bottom (one rim width, 0.45 m, under the rim), from its run
+ * of sightings falling below the net ({@link dropBelowNet}), its two ends taken as a fall under gravity. NaN for a run
+ * of fewer than {@link DROP_RUN_MADE} sightings. The image's vertical scale is taken as the rim's width (a camera
+ * looking down foreshortens the fall a little, makes and misses alike).
+ */
+export function dropSpeed(run: Pick<BallCandidate, 'frame' | 'y'>[], hoop: Pick<HoopEstimate, 'y' | 'w'>, fps: number, timeScale = 1): number {
+  if (run.length < DROP_RUN_MADE) return NaN;
+  const a = run[0];
+  const b = run[run.length - 1];
+  const metres = RIM_DIAMETER_M / hoop.w;
+  const t = ((b.frame - a.frame) / fps) * timeScale;
+  // the mean speed between the two ends is the speed at the middle of that time, when the ball was g t² / 8 over
+  // the middle of the two heights
+  const v = ((b.y - a.y) * metres) / t;
+  const under = ((a.y + b.y) / 2 - hoop.y) * metres - (9.81 * t * t) / 8 - RIM_DIAMETER_M;
+  return Math.sqrt(Math.max(0, v * v - 2 * 9.81 * under));
 }
 
 /**
@@ -793,6 +831,30 @@ export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: n
     s.made = false;
     s.madeConfidence = s.evidence.dropRun === 0 ? 0.65 : 0.55;
     s.evidence.decidedBy = 'unseen-drop-veto';
+    setKind(s, fps, timeScale);
+  }
+}
+
+/**
+ * The fastest a made ball passes the net's bottom (m/s; see {@link dropSpeed}). The net slows a make: on the 18
+ * development panning games (seeds 961–970, 981–988) the makes seen falling below the net for 4 sightings or more
+ * passed it at up to 3.9 m/s, the misses called made by their crossing and seen falling in line with the net at
+ * 3.1–5.9 (three of them over 4.7); on the real clips the makes at 1.7–3.1. A ball that comes off the rim and falls
+ * from rest at the rim's level already passes that level at 3.0 m/s; one dropping from a bounce over the rim, faster.
+ */
+export const NET_EXIT_MAX_SPEED = 4.3;
+
+/**
+ * Panning cameras: a make whose fall below the net was seen (see {@link unseenDropVeto}) passing the net's bottom
+ * faster than a net lets a ball through ({@link NET_EXIT_MAX_SPEED}) fell in line with the net, in front of it or
+ * behind it: missed. A panning camera's net box moves with the picture, so its crossing cannot tell the two apart.
+ */
+export function fastDropVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
+  for (const s of shots) {
+    if (s.made !== true || !(s.evidence.dropSpeed > NET_EXIT_MAX_SPEED)) continue;
+    s.made = false;
+    s.madeConfidence = 0.6;
+    s.evidence.decidedBy = 'fast-drop-veto';
     setKind(s, fps, timeScale);
   }
 }
@@ -1130,7 +1192,9 @@ export function classifyMake(
     const f0 = Math.ceil(cross.frame) + 2;
     ev.netAfter = netBox(f0, f0 + Math.round((0.5 / timeScale) * fps));
   }
-  ev.dropRun = dropBelowNet(candidates, hoop, rimFrame, rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
+  const drop = dropRunBelowNet(candidates, hoop, rimFrame, rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
+  ev.dropRun = drop.length;
+  ev.dropSpeed = dropSpeed(drop, hoop, fps, timeScale);
   ev.riseAfterRim = riseAfterRim(at, tracks, hoop, fps, timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
