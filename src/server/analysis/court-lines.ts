@@ -589,7 +589,8 @@ const DIAGRAM = { width: 15, length: 14 };
 export const RELEASE_HEIGHT_M = 2.6;
 /** Horizontal distance of the ball at release in front of the shooter's feet (m). */
 export const BALL_AHEAD_M = 0.25;
-const GRAVITY = 9.81;
+/** Gravity (m/s²). */
+export const GRAVITY = 9.81;
 
 /** The ray through pixel (u, v): origin and direction in world coordinates. */
 function rayOf(c: CourtCamera, u: number, v: number): [number, number, number] {

@@ -1,6 +1,6 @@
 import { releasePoint, vyAt, type Arc } from './arcs';
 import { arcAt, type BallCandidate, type Track } from './ball-track';
-import { RIM_DIAMETER_M } from './court-lines';
+import { GRAVITY, RIM_DIAMETER_M } from './court-lines';
 import { freeFallEnd, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
 
 /** Counts moving pixels in a stabilised box at a frame (from the coarse motion grid); NaN for a repeat in a clip that repeats its frames (`finish.ts#motionTotals`). */
@@ -778,8 +778,8 @@ export function dropSpeed(run: Pick<BallCandidate, 'frame' | 'y'>[], hoop: Pick<
   // the mean speed between the two ends is the speed at the middle of that time, when the ball was g t² / 8 over
   // the middle of the two heights
   const v = ((b.y - a.y) * metres) / t;
-  const under = ((a.y + b.y) / 2 - hoop.y) * metres - (9.81 * t * t) / 8 - RIM_DIAMETER_M;
-  return Math.sqrt(Math.max(0, v * v - 2 * 9.81 * under));
+  const under = ((a.y + b.y) / 2 - hoop.y) * metres - (GRAVITY * t * t) / 8 - RIM_DIAMETER_M;
+  return Math.sqrt(Math.max(0, v * v - 2 * GRAVITY * under));
 }
 
 /**
