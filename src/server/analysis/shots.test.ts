@@ -373,7 +373,7 @@ describe('ball seen falling below the net (panning cameras)', () => {
     expect(dropSpeed(drop(fall(3, DROP_RUN_MADE - 1)), hoop, 30)).toBeNaN();
   });
 
-  it('keeps that speed in the make evidence of a panning camera\'s shot, and calls missed a make that fell faster than a net lets a ball through', () => {
+  it('counts a slowed and a free fall below the net as runs, and calls missed a make that fell faster than a net lets a ball through', () => {
     const slowed = clip(fall(2.5, 6, 2, 1, 2));
     const free = clip(fall(5.5, 6, 1, 1, 2));
     expect(dropBelowNet(slowed, hoop, rimFrame, rimFrame + 30)).toBe(6);
