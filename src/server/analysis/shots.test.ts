@@ -3,7 +3,7 @@ import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { panningShotArcs } from './finish';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, fastDropVeto, dropSpeed, NET_EXIT_MAX_SPEED, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, fastDropVeto, dropSpeed, NET_EXIT_MAX_SPEED, exitRunBelowNet, EXIT_RUN_MADE, NET_EXIT_WINDOW_S, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -220,7 +220,7 @@ describe('shots and makes', () => {
 describe('net swing veto', () => {
   const ev = (e: Partial<MakeEvidence>): MakeEvidence => ({
     throughFrames: 0, outFrames: 0, exit: 'none', exitSlope: 0, entryOffset: NaN, contact: true, dwellFrames: 0,
-    crossOffset: 0.1, rimCrossOffset: NaN, overRimAfterCross: 0, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, dropSpeed: NaN, riseAfterRim: 0, anchorFrame: -1, decidedBy: 'cross', ...e,
+    crossOffset: 0.1, rimCrossOffset: NaN, overRimAfterCross: 0, netMotion: 0.1, netAfter: NaN, netLate: NaN, dropRun: 0, dropSpeed: NaN, exitRun: 0, riseAfterRim: 0, anchorFrame: -1, decidedBy: 'cross', ...e,
   });
   const shotWith = (e: Partial<MakeEvidence>, made: boolean | null = true): ShotDetection =>
     ({ made, madeConfidence: 0.8, kind: 'swish', evidence: ev(e) }) as unknown as ShotDetection;
@@ -341,6 +341,41 @@ describe('ball seen falling below the net (panning cameras)', () => {
     unseenDropVeto(shots, 30, 1);
     expect(shots.map((s) => s.made)).toEqual([true, false, false, false]);
     expect(shots[1].kind).toBe('rim_out');
+  });
+
+  /** Candidates at (frames after rim arrival, rim widths across from the rim's centre, rim widths under the rim). */
+  const sighted = (pts: Array<[number, number, number]>): BallCandidate[][] => {
+    const per: BallCandidate[][] = Array.from({ length: rimFrame + 60 }, () => []);
+    for (const [f, dx, dy] of pts) per[rimFrame + f].push({ frame: rimFrame + f, x: RIM.x + dx * hoop.w, y: RIM.y + dy * hoop.w, r: R, score: 0.8, ballColour: 0.7 });
+    return per;
+  };
+  const exitEnd = rimFrame + Math.round(NET_EXIT_WINDOW_S * 30);
+
+  it('counts a ball coming straight out of the net\'s bottom, late or seen three times; not one slanting off the rim or first seen lower down', () => {
+    // a rim-in that rolled on the rim: out of the net 1.1 s after rim arrival, seen three times on its way down
+    const late = sighted([[33, 0.05, 1.3], [34, 0.07, 1.6], [35, 0.03, 1.95]]);
+    expect(dropBelowNet(late, hoop, rimFrame, rimFrame + 30)).toBe(0);
+    expect(exitRunBelowNet(late, hoop, rimFrame, exitEnd)).toBe(EXIT_RUN_MADE);
+    // the same three sightings a second into the clip's window, and a fourth
+    expect(exitRunBelowNet(sighted([[12, 0.05, 1.3], [13, 0.07, 1.6], [14, 0.03, 1.95], [15, 0.04, 2.35]]), hoop, rimFrame, exitEnd)).toBe(4);
+    // off the rim: it keeps moving across as it falls (half a rim width per rim width of fall)
+    expect(exitRunBelowNet(sighted([[10, 0.3, 1.4], [11, 0.45, 1.7], [12, 0.6, 2.0]]), hoop, rimFrame, exitEnd)).toBe(0);
+    // first seen lower down: a rebound held or bounced under the net did not come out of it
+    const low = sighted([[10, 0, 2.0], [11, 0, 2.3], [12, 0, 2.6], [13, 0, 2.9]]);
+    expect(dropBelowNet(low, hoop, rimFrame, rimFrame + 30)).toBe(4);
+    expect(exitRunBelowNet(low, hoop, rimFrame, exitEnd)).toBe(0);
+    // outside the window
+    expect(exitRunBelowNet(late, hoop, rimFrame, rimFrame + 30)).toBe(0);
+  });
+
+  it('keeps a make whose ball came straight out of the net\'s bottom, though seen under it fewer times than a drop run asks', () => {
+    const shotWith = (dropRun: number, exitRun: number) =>
+      ({ made: true, madeConfidence: 0.8, kind: 'rim_in', evidence: { contact: true, dwellFrames: 0, dropRun, exitRun, decidedBy: 'cross' } }) as unknown as ShotDetection;
+    const shots = [shotWith(3, EXIT_RUN_MADE), shotWith(0, EXIT_RUN_MADE + 2), shotWith(3, EXIT_RUN_MADE - 1), shotWith(2, 0)];
+    unseenDropVeto(shots, 30, 1);
+    expect(shots.map((s) => s.made)).toEqual([true, true, false, false]);
+    expect(shots[2].evidence.decidedBy).toBe('unseen-drop-veto');
+    expect(shots[0].evidence.decidedBy).toBe('cross');
   });
 
   /**
@@ -1329,5 +1364,23 @@ describe('the ball seen over the rim after the net-bottom crossing', () => {
     const shots = detectShots(arcs, hoop, per, tracks, 30, 1, probe);
     expect(shots[0].evidence.overRimAfterCross).toBe(0);
     expect(shots[0].made).toBe(true);
+  });
+
+  it('reads the drop below the net into the make evidence: its run, the speed it passed the net\'s bottom at, its exit', () => {
+    const per = scene([shot(0, 100, 'through')], 80);
+    const { tracks, arcs } = analyse(per);
+    const through = detectShots(arcs, hoop, per, tracks, 30, 1, probe, [], 1.2, true)[0].evidence;
+    // the fall under the net: 2 px a frame at the rim, gaining C px a frame each frame (gravity at 30 fps)
+    expect(through.dropRun).toBeGreaterThanOrEqual(DROP_RUN_MADE);
+    const metres = 0.45 / w;
+    const k = Math.sqrt(1 / (C * C) + w / C) - 1 / C; // frames from rim arrival to the net's bottom: C k² + 2 k = w
+    expect(through.dropSpeed).toBeCloseTo((2 + 2 * C * k) * 30 * metres, 2);
+    expect(through.exitRun).toBe(through.dropRun);
+    const beside = scene([shot(0, 100, 'beside')], 80);
+    const b = analyse(beside);
+    const off = detectShots(b.arcs, hoop, beside, b.tracks, 30, 1, probe, [], 1.2, true)[0].evidence;
+    expect(off.dropRun).toBe(0);
+    expect(off.exitRun).toBe(0);
+    expect(off.dropSpeed).toBeNaN();
   });
 });

@@ -90,6 +90,13 @@ export interface MakeEvidence {
    */
   dropSpeed: number;
   /**
+   * Sightings of the ball coming straight out of the net's bottom in the 1.4 s after rim arrival ({@link exitRunBelowNet}):
+   * the longest run falling below the net that starts right under it, when its first three sightings fall straight
+   * down; 0 otherwise. A ball that rolled on the rim before dropping through leaves the net late, and is often seen
+   * there only three times on its way down.
+   */
+  exitRun: number;
+  /**
    * How far the ball rose again at the rim after rim arrival, in rim widths: the most any ball sighting near
    * the rim (within 1.5 rim widths across, from 1 rim width above to 0.6 below its level, in the 0.6 s after
    * rim arrival) is followed on its track, within 0.7 s, by one higher up. A ball dropping through the net
@@ -144,6 +151,7 @@ function emptyEvidence(): MakeEvidence {
     netLate: NaN,
     dropRun: 0,
     dropSpeed: NaN,
+    exitRun: 0,
     riseAfterRim: 0,
     anchorFrame: -1,
     decidedBy: 'none',
@@ -731,8 +739,11 @@ export function dropBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, 
   return dropRunBelowNet(candidates, hoop, f0, f1, timeScale).length;
 }
 
-/** The longest run of sightings falling below the net (see {@link dropBelowNet}), in frame order. */
-function dropRunBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1): BallCandidate[] {
+/**
+ * The longest run of sightings falling below the net (see {@link dropBelowNet}), in frame order; with `startUnder`, the
+ * longest that starts at most that many rim widths under the rim.
+ */
+function dropRunBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1, startUnder = Infinity): BallCandidate[] {
   const w = hoop.w;
   const pts: BallCandidate[] = [];
   for (let f = Math.max(0, f0); f <= Math.min(candidates.length - 1, f1); f++) {
@@ -743,24 +754,47 @@ function dropRunBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: 
       pts.push(q);
     }
   }
-  const run = new Array<number>(pts.length).fill(1);
+  // a sighting lower than `startUnder` can only go on a run (0: it cannot start one)
+  const run = pts.map((q): number => ((q.y - hoop.y) / w <= startUnder ? 1 : 0));
   const prev = new Array<number>(pts.length).fill(-1);
   let best = -1;
   for (let i = 0; i < pts.length; i++) {
     for (let j = 0; j < i; j++) {
       const df = pts[i].frame - pts[j].frame;
-      if (df <= 0 || df > 3) continue;
+      if (df <= 0 || df > 3 || run[j] === 0) continue;
       if (pts[i].y <= pts[j].y || Math.abs(pts[i].x - pts[j].x) > 0.6 * w * df * Math.max(1, timeScale)) continue;
       if (run[j] + 1 > run[i]) {
         run[i] = run[j] + 1;
         prev[i] = j;
       }
     }
-    if (best < 0 || run[i] > run[best]) best = i;
+    if (run[i] > 0 && (best < 0 || run[i] > run[best])) best = i;
   }
   const chain: BallCandidate[] = [];
   for (let i = best; i >= 0; i = prev[i]) chain.push(pts[i]);
   return chain.reverse();
+}
+
+/** How far under the rim (rim widths) a run of sightings below the net may start to have come out of its bottom. */
+export const NET_EXIT_UNDER = 1.6;
+
+/** The most a ball coming out of the net moves across, per unit of its fall, over its first three sightings. */
+export const NET_EXIT_SLANT = 0.2;
+
+/** Seconds (real time) after rim arrival within which a ball coming out of the net is looked for ({@link exitRunBelowNet}). */
+export const NET_EXIT_WINDOW_S = 1.4;
+
+/**
+ * Sightings of the ball coming straight out of the net's bottom: the longest run of sightings falling below the net
+ * (see {@link dropBelowNet}) between `f0` and `f1` that starts at most {@link NET_EXIT_UNDER} rim widths under the rim,
+ * when its first three sightings moved across by at most {@link NET_EXIT_SLANT} of their fall; 0 otherwise. The net
+ * takes a make's sideways speed, and lets it out at its bottom; a ball off the rim keeps its sideways speed, and one
+ * first seen lower down (a rebound held or bounced under the net) did not come out of it.
+ */
+export function exitRunBelowNet(candidates: BallCandidate[][], hoop: HoopEstimate, f0: number, f1: number, timeScale = 1): number {
+  const run = dropRunBelowNet(candidates, hoop, f0, f1, timeScale, NET_EXIT_UNDER);
+  if (run.length < 3) return run.length;
+  return Math.abs(run[2].x - run[0].x) <= NET_EXIT_SLANT * (run[2].y - run[0].y) ? run.length : 0;
 }
 
 /**
@@ -820,14 +854,19 @@ export const PANNING_CLOSE_SHOT_APEX = 0.6;
 /** Ball sightings falling below the net that a make shows (see {@link dropBelowNet}). */
 export const DROP_RUN_MADE = 4;
 
+/** Sightings of the ball coming straight out of the net's bottom that a make shows (see {@link exitRunBelowNet}). */
+export const EXIT_RUN_MADE = 3;
+
 /**
  * Panning cameras: the whole image moves, so ball-like blobs appear in the net box on every shot and the net's
  * own motion says nothing; a make is kept only when the ball was seen falling below the net (`dropRun`), where
- * there is no net. A rim-out that rolls off sideways or an air ball dropping beside the net is called missed.
+ * there is no net, or seen coming straight out of the net's bottom (`exitRun`, run version 61: a rim-in that rolled
+ * on the rim leaves the net up to 1.3 s after rim arrival, and a fast drop is seen there only three times). A
+ * rim-out that rolls off sideways or an air ball dropping beside the net is called missed.
  */
 export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
   for (const s of shots) {
-    if (s.made !== true || s.evidence.dropRun >= DROP_RUN_MADE) continue;
+    if (s.made !== true || s.evidence.dropRun >= DROP_RUN_MADE || s.evidence.exitRun >= EXIT_RUN_MADE) continue;
     s.made = false;
     s.madeConfidence = s.evidence.dropRun === 0 ? 0.65 : 0.55;
     s.evidence.decidedBy = 'unseen-drop-veto';
@@ -1195,6 +1234,7 @@ export function classifyMake(
   const drop = dropRunBelowNet(candidates, hoop, rimFrame, rimFrame + Math.round((1.0 / timeScale) * fps), timeScale);
   ev.dropRun = drop.length;
   ev.dropSpeed = dropSpeed(drop, hoop, fps, timeScale);
+  ev.exitRun = exitRunBelowNet(candidates, hoop, rimFrame, rimFrame + Math.round((NET_EXIT_WINDOW_S / timeScale) * fps), timeScale);
   ev.riseAfterRim = riseAfterRim(at, tracks, hoop, fps, timeScale);
   let made: boolean | null = null;
   let conf = 0.5;
