@@ -424,8 +424,8 @@ export function solidRim(t: RimTrack, widthOverBall: number): boolean {
  * {@link TRACKED_RIM_SIZE_FIT}), or that no shot-like flight reaches from above (peaking at least
  * {@link TRACKED_APEX_OVER_RIM} rim widths over the rim; lines on the floor look like rims too, and
  * bounce passes drop onto them) unless the rim is seen whole throughout ({@link solidRim}), are
- * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay
- * at about one height). A flight lost on its way down (the camera swinging, the ball against the
+ * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay at about one
+ * height, but the re-anchored path can drift up or down over a game: see {@link levelWithTheOthers}). A flight lost on its way down (the camera swinging, the ball against the
  * crowd) counts when its parabola, followed on from up to {@link TRACKED_REACH} rim widths across,
  * comes down into the rim; one lost at its top is followed under the clip's gravity (the speed-up
  * `timeScale` squared times real gravity), not its own fitted one. The best supported comes first.
@@ -468,9 +468,29 @@ export function trackedGoals(
     const score = firm.reduce((a, o) => a + o.score, 0) / firm.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
-  const ys = out.map((o) => o.h.y).sort((a, b) => a - b);
+  return levelWithTheOthers(out).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The tracked hoops at the height of the others (see {@link trackedGoals}): within 3 rim widths of a straight line
+ * through the heights, over time (span centres), of those within 3 rim widths of their median. A panning camera's
+ * hoops stay at about one height, and rims read on lines of the floor sit far under them; but the path re-anchored on
+ * the tracked rims is summed over the whole game and can drift up or down: on pan-2006 its rims sit from 94 px at the
+ * start to 168 px at the end, and the last one, 49 px under the median of the whole game (3 rim widths: 48), was dropped
+ * with the flight that ended in it. The median alone is kept with fewer than 3 hoops at it. Measured: the median of
+ * the hoops tracked nearest in time instead (7 of them) let floor lines in, which come several at a time.
+ */
+export function levelWithTheOthers<T extends { h: Pick<HoopEstimate, 'y' | 'w'>; span: [number, number] }>(goals: T[]): T[] {
+  const ys = goals.map((o) => o.h.y).sort((a, b) => a - b);
   const midY = ys[ys.length >> 1];
-  return out.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w).sort((a, b) => b.score - a.score);
+  const level = goals.filter((o) => Math.abs(o.h.y - midY) <= 3 * o.h.w);
+  if (level.length < 3) return level;
+  const t = (g: T) => (g.span[0] + g.span[1]) / 2;
+  const mt = level.reduce((a, g) => a + t(g), 0) / level.length;
+  const my = level.reduce((a, g) => a + g.h.y, 0) / level.length;
+  const stt = level.reduce((a, g) => a + (t(g) - mt) ** 2, 0);
+  const slope = stt > 0 ? level.reduce((a, g) => a + (t(g) - mt) * (g.h.y - my), 0) / stt : 0;
+  return goals.filter((o) => Math.abs(o.h.y - (my + slope * (t(o) - mt))) <= 3 * o.h.w);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cameIntoView, GRAVITY_NORM_30FPS, INTO_VIEW_FRAMES, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, levelWithTheOthers, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -418,6 +418,25 @@ describe('a hoop above where its balls land', () => {
 });
 
 describe('tracked hoops of a panning camera', () => {
+  it('drops a hoop far above or below the others, following a path that drifts over the game', () => {
+    const w = 16;
+    // rims re-anchored through a game whose path drifted down 10 px a track, from 94 to 204 px, two rims read on
+    // floor lines among them, each track 9 s long
+    const at = (k: number, y: number) => ({ h: { y, w }, span: [k * 270, k * 270 + 240] as [number, number], k });
+    const rims = Array.from({ length: 12 }, (_, k) => at(k, 94 + 10 * k));
+    const floor = [at(4.5, 368), at(9.5, 336)];
+    const kept = levelWithTheOthers([...rims, ...floor]);
+    expect(kept.map((g) => g.k)).toEqual(rims.map((g) => g.k));
+    // against the median of the whole game (164 px) the first rims, over 3 rim widths (48 px) above it, would go
+    const ys = [...rims, ...floor].map((g) => g.h.y).sort((a, b) => a - b);
+    expect(ys[ys.length >> 1] - rims[0].h.y).toBeGreaterThan(3 * w);
+    // fewer than 3 hoops at the median: the median alone
+    expect(levelWithTheOthers([at(0, 100), at(1, 104), at(2, 100 + 3.5 * w)]).map((g) => g.k)).toEqual([0, 1]);
+    // no drift: the same hoops as the median's band
+    const flat = [at(0, 100), at(1, 104), at(2, 98), at(3, 102), at(4, 100 + 3.5 * w), at(5, 300)];
+    expect(levelWithTheOthers(flat).map((g) => g.k)).toEqual([0, 1, 2, 3]);
+  });
+
   const w = 19; // rim width for a 5 px ball (1.875 ball diameters)
   const path = { ox: new Float64Array(400), oy: new Float64Array(400) };
   // rims read at score 0.9, not whole on every sample (see `solidRim`): only a flight keeps them
