@@ -424,8 +424,9 @@ export function solidRim(t: RimTrack, widthOverBall: number): boolean {
  * {@link TRACKED_RIM_SIZE_FIT}), or that no shot-like flight reaches from above (peaking at least
  * {@link TRACKED_APEX_OVER_RIM} rim widths over the rim; lines on the floor look like rims too, and
  * bounce passes drop onto them) unless the rim is seen whole throughout ({@link solidRim}), are
- * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay at about one
- * height, but the re-anchored path can drift up or down over a game: see {@link levelWithTheOthers}). A flight lost on its way down (the camera swinging, the ball against the
+ * dropped, and so are hoops far above or below the others (a panning camera yaws: its hoops stay
+ * at about one height, but the re-anchored path can drift up or down over a game: see
+ * {@link levelWithTheOthers}). A flight lost on its way down (the camera swinging, the ball against the
  * crowd) counts when its parabola, followed on from up to {@link TRACKED_REACH} rim widths across,
  * comes down into the rim; one lost at its top is followed under the clip's gravity (the speed-up
  * `timeScale` squared times real gravity), not its own fitted one. The best supported comes first.

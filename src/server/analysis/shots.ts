@@ -787,7 +787,8 @@ export const NET_EXIT_WINDOW_S = 1.4;
 /**
  * Sightings of the ball coming straight out of the net's bottom: the longest run of sightings falling below the net
  * (see {@link dropBelowNet}) between `f0` and `f1` that starts at most {@link NET_EXIT_UNDER} rim widths under the rim,
- * when its first three sightings moved across by at most {@link NET_EXIT_SLANT} of their fall; 0 otherwise. The net
+ * when its first three sightings moved across by at most {@link NET_EXIT_SLANT} of their fall, 0 when they moved more
+ * (a run of one or two sightings counts as it is, under {@link EXIT_RUN_MADE} either way). The net
  * takes a make's sideways speed, and lets it out at its bottom; a ball off the rim keeps its sideways speed, and one
  * first seen lower down (a rebound held or bounced under the net) did not come out of it.
  */
