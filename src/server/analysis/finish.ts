@@ -465,11 +465,38 @@ export function trackedGoals(
     // true 4.4), and with a rim measured narrow (12 px, true 16.5) a true hoop was 1.84 times off and dropped with two shots
     const widthOver = (rr: number) => w / (2 * RIM_OVER_BALL * rr);
     const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(widthOver(rr)))));
-    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim({ obs: firm }, widthOver(ballR)))) continue;
+    // a rim read wider than its ball says may also be reached from the apex bound in the ball's rim width: that only keeps
+    // the track, whose support and ball stay those of the bound in its own width (see reachedUnderWideRim)
+    const reachedUnderWide = () => w > 2 * RIM_OVER_BALL * ballR && reachedUnderWideRim(shotLike, span, x, y, w, ballR, follow, gravity);
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim({ obs: firm }, widthOver(ballR)) && !reachedUnderWide())) continue;
     const score = firm.reduce((a, o) => a + o.score, 0) / firm.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
   return levelWithTheOthers(out).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Whether a shot-like flight inside `span` reaches a tracked rim read wider than its ball says (`w` over the rim width
+ * the clip's ball radius `ballR` gives), when its apex is measured against that narrower width instead of the read one
+ * ({@link TRACKED_APEX_OVER_RIM} of it over the rim). A panning camera's rim read in a swing or merged with the board
+ * comes out wide: on pan-2004 at 17.0 s the rim read 27 px (the clip's others 22, the ball's 17.4) and the swish into
+ * it peaked 24.8 px over it, under one read width, so its hoop and shot were lost. Only used to keep a track that
+ * nothing else keeps: counting such a flight as support measures the goal's ball on it near the rim, which turned a
+ * make of held-304 (101.2 s) wrong (see "A tracked rim read wider than its ball, run version 63").
+ */
+export function reachedUnderWideRim(
+  shotLike: Arc[],
+  span: [number, number],
+  x: number,
+  y: number,
+  w: number,
+  ballR: number,
+  follow: number,
+  gravity: number,
+): boolean {
+  const wBall = 2 * RIM_OVER_BALL * ballR;
+  const over = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= TRACKED_APEX_OVER_RIM * wBall);
+  return flightSupport(over, x, y, w, TRACKED_REACH, follow, true, gravity).n > 0;
 }
 
 /**

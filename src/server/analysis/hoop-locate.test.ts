@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cameIntoView, GRAVITY_NORM_30FPS, INTO_VIEW_FRAMES, isCloseFlightArc, isFlightArc, motionAtLast, vyAt, type Arc } from './arcs';
 import { fitArc, type BallCandidate } from './ball-track';
-import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, levelWithTheOthers, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
+import { apexContinuations, chooseTarget, FALLS_THROUGH_MIN, MAX_RIM_OVER_ITS_BALLS, tooWideForItsBalls, flightSupport, hoopAboveLanding, BOUNCE_WITHIN_S, loneShot, LONE_SHOT_QUALITY, LONE_SHOT_RISE, MIN_RIM_OVER_SHOTS_BALL, SAME_BOARD, inTrackedSpan, NEAR_RIM, LIT_PIECE_OF_RIM, levelWithTarget, otherGoals, RIM_MIN_SCORE, trackedGoals, TRACKED_APEX_OVER_RIM, TRACKED_FOLLOW_S, TRACKED_REACH, TRACKED_RIM_SIZE_FIT, levelWithTheOthers, reachedUnderWideRim, SOLID_RIM_SAMPLES, weakRimsFlightsReach, wholeRimSeen, netAboveRimRead, RIM_ABOVE_NET_TOP, RIM_UNDER_NET_TOP } from './finish';
 import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, MIN_COVERING, RIM_OVER_BALL, type PersonBox } from './hoop-locate';
 
 /** A ball flight from (x0, y0) to (x1, y1) in `n` frames peaking `rise` px above the higher end (image y grows downwards). */
@@ -468,6 +468,24 @@ describe('tracked hoops of a panning camera', () => {
     // the board's painted square, a strip on the floor: 3.1–4.2 times
     expect(goals(3.1)).toHaveLength(0);
     expect(TRACKED_RIM_SIZE_FIT).toBeLessThan(3.1);
+  });
+
+  it('keeps a rim read wider than its ball when a flight into it peaks a rim width over it in the ball\'s own rim width', () => {
+    // pan-2004 at 17.0 s: the rim read 1.4 times the width its ball gives, the swish into it peaking 1.2 of the ball's
+    // rim widths over it (0.86 of the read width); the clip's ball measured on its other flights
+    const wide = (k: number) => ({ obs: [40, 70, 100, 130].map((index) => ({ index, x: 400, y: 100, w: k * w, score: 0.9 })) });
+    const into = (peak: number) => flight(1, 60, 250, 200, 400, 100, peak * w, 30);
+    const goals = (k: number, peak: number) => trackedGoals([wide(k)], path, [into(peak)], 30, { width: 640, height: 360 });
+    expect(100 - into(1.2).apexY).toBeCloseTo(1.2 * w, 0);
+    expect(goals(1.4, 1.2)).toHaveLength(1);
+    // its support and ball stay those of the read width's bound: none, the clip's ball
+    expect(goals(1.4, 1.2)[0].h.support).toBe(0);
+    // a flight peaking under one of the ball's rim widths keeps nothing; nor does one under the read width of a rim
+    // read as wide as its ball says
+    expect(goals(1.4, 0.8)).toHaveLength(0);
+    expect(goals(1, 0.8)).toHaveLength(0);
+    expect(reachedUnderWideRim([into(1.2)], [0, 400], 400, 100, 1.4 * w, 5, 36, 0)).toBe(true);
+    expect(reachedUnderWideRim([into(0.8)], [0, 400], 400, 100, 1.4 * w, 5, 36, 0)).toBe(false);
   });
 
   it('keeps a rim seen whole in every sample that no flight comes down into (an air ball), and only such a rim', () => {
