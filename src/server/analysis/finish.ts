@@ -453,7 +453,7 @@ export function trackedGoals(
       Math.max(0, t.obs[0].index - Math.round(1.5 * fps)),
       Math.min(path.ox.length - 1, t.obs[t.obs.length - 1].index + Math.round(1.5 * fps)),
     ];
-    const inSpan = (a: Arc) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= TRACKED_APEX_OVER_RIM * w;
+    const inSpan = (a: Arc) => peaksOverInSpan(a, span, y, TRACKED_APEX_OVER_RIM * w);
     const fromAbove = shotLike.filter(inSpan);
     const sup = flightSupport(fromAbove, x, y, w, TRACKED_REACH, follow, true, gravity);
     // close flights support the rim but do not measure the ball there: their short pieces near the rim are often
@@ -467,8 +467,7 @@ export function trackedGoals(
     const sizeFit = Math.min(...[r, ballR].map((rr) => Math.abs(Math.log(widthOver(rr)))));
     // a rim read wider than its ball says may also be reached from the apex bound in the ball's rim width: that only keeps
     // the track, whose support and ball stay those of the bound in its own width (see reachedUnderWideRim)
-    const reachedUnderWide = () => w > 2 * RIM_OVER_BALL * ballR && reachedUnderWideRim(shotLike, span, x, y, w, ballR, follow, gravity);
-    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim({ obs: firm }, widthOver(ballR)) && !reachedUnderWide())) continue;
+    if (sizeFit > Math.log(TRACKED_RIM_SIZE_FIT) || (sup.n === 0 && !solidRim({ obs: firm }, widthOver(ballR)) && !reachedUnderWideRim(shotLike, span, x, y, w, ballR, follow, gravity))) continue;
     const score = firm.reduce((a, o) => a + o.score, 0) / firm.length;
     out.push({ h: { x, y, w, ballR: r, support: sup.n, quality: sup.n, confidence: Math.min(1, score) }, span, score: sup.n + score });
   }
@@ -476,8 +475,8 @@ export function trackedGoals(
 }
 
 /**
- * Whether a shot-like flight inside `span` reaches a tracked rim read wider than its ball says (`w` over the rim width
- * the clip's ball radius `ballR` gives), when its apex is measured against that narrower width instead of the read one
+ * Whether a tracked rim is read wider than its ball says (`w` over the rim width the clip's ball radius `ballR` gives)
+ * and a shot-like flight inside `span` reaches it, when its apex is measured against that narrower width instead of the read one
  * ({@link TRACKED_APEX_OVER_RIM} of it over the rim). A panning camera's rim read in a swing or merged with the board
  * comes out wide: on pan-2004 at 17.0 s the rim read 27 px (the clip's others 22, the ball's 17.4) and the swish into
  * it peaked 24.8 px over it, under one read width, so its hoop and shot were lost. Only used to keep a track that
@@ -495,8 +494,14 @@ export function reachedUnderWideRim(
   gravity: number,
 ): boolean {
   const wBall = 2 * RIM_OVER_BALL * ballR;
-  const over = shotLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= TRACKED_APEX_OVER_RIM * wBall);
+  if (w <= wBall) return false;
+  const over = shotLike.filter((a) => peaksOverInSpan(a, span, y, TRACKED_APEX_OVER_RIM * wBall));
   return flightSupport(over, x, y, w, TRACKED_REACH, follow, true, gravity).n > 0;
+}
+
+/** Whether a flight overlaps a tracked rim's span and peaks at least `over` px over its level `y`. */
+function peaksOverInSpan(a: Arc, span: [number, number], y: number, over: number): boolean {
+  return a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1] && y - a.apexY >= over;
 }
 
 /**
