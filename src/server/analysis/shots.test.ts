@@ -344,11 +344,8 @@ describe('ball seen falling below the net (panning cameras)', () => {
   });
 
   /** Candidates at (frames after rim arrival, rim widths across from the rim's centre, rim widths under the rim). */
-  const sighted = (pts: Array<[number, number, number]>): BallCandidate[][] => {
-    const per: BallCandidate[][] = Array.from({ length: rimFrame + 60 }, () => []);
-    for (const [f, dx, dy] of pts) per[rimFrame + f].push({ frame: rimFrame + f, x: RIM.x + dx * hoop.w, y: RIM.y + dy * hoop.w, r: R, score: 0.8, ballColour: 0.7 });
-    return per;
-  };
+  const sighted = (pts: Array<[number, number, number]>): BallCandidate[][] =>
+    clip([pts.map(([f, dx, dy]) => ({ frame: rimFrame + f, x: RIM.x + dx * hoop.w, y: RIM.y + dy * hoop.w, r: R, score: 0.8, ballColour: 0.7 }))]);
   const exitEnd = rimFrame + Math.round(NET_EXIT_WINDOW_S * 30);
 
   it('counts a ball coming straight out of the net\'s bottom, late or seen three times; not one slanting off the rim or first seen lower down', () => {
