@@ -13,7 +13,19 @@ export interface EvidenceRecord {
   free_throw?: boolean;
   /** The 3-point call: true, false, or null (undecidable). */
   three_point?: boolean | null;
-  truth: { rim_t: number; made: boolean; kind: string | null; three_point?: boolean | null; free_throw?: boolean | null } | null;
+  truth: {
+    rim_t: number;
+    made: boolean;
+    kind: string | null;
+    three_point?: boolean | null;
+    free_throw?: boolean | null;
+    /** The shooter's team (synthetic truth), and whether a teammate's pass set the make up. */
+    team?: 0 | 1 | null;
+    assisted?: boolean;
+  } | null;
+  /** The team of the shooter's player record (labels as the analysis gave them: the truth's up to a swap), and whether an assister was named. */
+  team?: 0 | 1 | null;
+  assisted?: boolean;
   result: 'right' | 'wrong' | 'false' | 'lost';
   evidence?: unknown;
   /** How the shot was placed on the court (see court-lines.ts#ShotPlacement). */

@@ -125,7 +125,10 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
     kind: t.kind ?? null,
     three_point: t.is_three_point ?? null,
     free_throw: t.is_free_throw ?? null,
+    team: t.shooter?.team ?? null,
+    assisted: !!t.assister,
   });
+  const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));
   const records: EvidenceRecord[] = shots.map((d, j) => {
     const i = byDet.get(j);
     const t = i === undefined ? null : clip.attempts[i];
@@ -137,6 +140,8 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
       made: d.made,
       free_throw: d.is_free_throw,
       three_point: d.is_three_point,
+      team: d.shooter_track === null ? null : (teamOf.get(d.shooter_track) ?? null),
+      assisted: d.assister_track !== null,
       truth: t && truthOf(t),
       result,
       evidence: res.makeEvidence?.[j] ?? null,
