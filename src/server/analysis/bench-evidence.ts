@@ -19,9 +19,9 @@ export interface EvidenceRecord {
     kind: string | null;
     three_point?: boolean | null;
     free_throw?: boolean | null;
-    /** The shooter's team (synthetic truth), and whether a teammate's pass set the make up. */
+    /** The shooter's team (synthetic truth), and whether a teammate's pass set the make up (null: the truth does not say). */
     team?: 0 | 1 | null;
-    assisted?: boolean;
+    assisted?: boolean | null;
   } | null;
   /** The team of the shooter's player record (labels as the analysis gave them: the truth's up to a swap), and whether an assister was named. */
   team?: 0 | 1 | null;

@@ -126,7 +126,8 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
     three_point: t.is_three_point ?? null,
     free_throw: t.is_free_throw ?? null,
     team: t.shooter?.team ?? null,
-    assisted: !!t.assister,
+    // synthetic truth names the assister or null; hand-made truth says nothing of assists
+    assisted: t.assister === undefined ? null : t.assister !== null,
   });
   const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));
   const records: EvidenceRecord[] = shots.map((d, j) => {
