@@ -3,7 +3,7 @@ import { linkTracks, type BallCandidate } from './ball-track';
 import { GRAVITY_NORM_30FPS, isCloseFlightArc, isDescentArc, isFlightArc, releasePoint, splitIntoArcs, vyAt, type Arc } from './arcs';
 import { panningShotArcs } from './finish';
 import { freeFallEnd, locateHoopsFromArcs, mergeBackboardClusters, RIM_OVER_BALL, type HoopEstimate } from './hoop-locate';
-import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, fastDropVeto, dropSpeed, NET_EXIT_MAX_SPEED, exitRunBelowNet, EXIT_RUN_MADE, NET_EXIT_WINDOW_S, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, type MakeEvidence, type ShotDetection } from './shots';
+import { CLOSE_FLIGHT_APEX, CLOSE_FLIGHT_FROM, shotFromUnderRim, BOARD_STOP_HIGH, BOARD_STOP_LOW, stopsOverRim, PANNING_CLOSE_SHOT_APEX, PANNING_MIN_SHOT_CONFIDENCE, panningConfident, DESCENT_ACROSS_PER_DROP, THROWN_DESCENT_ABOVE_RIM, IN_FRONT_APEX_OVER_RIM, IN_FRONT_BALL_OVER_HOOP, detectShots, passesInFront, dropBelowNet, DROP_RUN_MADE, DROP_START_UNDER_RIM, lostRisingArrival, lostAtTop, LOST_AT_TOP, brokeRisingPastRim, BROKE_PAST_RIM_LEVEL, LOST_RISE_LAND, LOST_HIGH_OVER_RIM, LOST_RISE_ACROSS, lostNearHoop, mergeCloseShots, netStill, risingIntoStart, sightingsCall, netSwingVeto, REBOUND_RISE_MISSED, reboundRiseVeto, riseAfterRim, lastArrival, REARRIVAL_RISE, cameDownOutsideRim, RIM_OUTSIDE, ballOverRimAfter, OVER_RIM_AFTER_CROSS, bounceNetStill, BOUNCE_NET_AFTER, BOUNCE_NET_MOTION, unseenDropVeto, fastDropVeto, dropSpeed, NET_EXIT_MAX_SPEED, exitRunBelowNet, EXIT_RUN_MADE, NET_EXIT_WINDOW_S, sameEndVeto, SAME_END_NEXT_S, DROP_RUN_THROUGH, seenDroppingThrough, RIM_WIDER_THAN_BALL, startRimWidth, seenLeavingNet, NET_DRAGGED, type MakeEvidence, type ShotDetection } from './shots';
 
 const R = 8;
 const C = GRAVITY_NORM_30FPS * R;
@@ -1379,5 +1379,45 @@ describe('the ball seen over the rim after the net-bottom crossing', () => {
     expect(off.dropRun).toBe(0);
     expect(off.exitRun).toBe(0);
     expect(off.dropSpeed).toBeNaN();
+  });
+});
+
+describe('a crossing overruled by the ball seen beside the net, unless it was seen leaving the net (run version 64)', () => {
+  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const w = hoop.w;
+  // a net that moved, but less than a ball dragging it (NET_DRAGGED), as on the makes this rule lost
+  const probe = () => 0.1 * w * w;
+  /** A make, its fall under the rim followed for `fall` frames, and a ball-like head standing beside the net meanwhile. */
+  const makeBesideHead = (fall: number) => {
+    const per = scene([new Map([...shot(0, 100, 'through')].filter(([f]) => f <= FLIGHT + fall))], 80);
+    for (let k = 1; k <= 16; k++) per[FLIGHT + k].push({ frame: FLIGHT + k, x: RIM.x + 1.5 * w, y: RIM.y + 0.4 * w, r: R, score: 0.8, ballColour: 0.7 });
+    const { tracks, arcs } = analyse(per);
+    return detectShots(arcs, hoop, per, tracks, 30, 1, probe);
+  };
+
+  it('is the drop or the exit run a make shows', () => {
+    expect(seenLeavingNet({ dropRun: DROP_RUN_MADE, exitRun: 0 })).toBe(true);
+    expect(seenLeavingNet({ dropRun: 0, exitRun: EXIT_RUN_MADE })).toBe(true);
+    expect(seenLeavingNet({ dropRun: DROP_RUN_MADE - 1, exitRun: EXIT_RUN_MADE - 1 })).toBe(false);
+  });
+
+  it('keeps the crossing of a ball seen falling out of the net, overrules it when the ball was lost in the net', () => {
+    const [kept] = makeBesideHead(18);
+    const ev = kept.evidence;
+    // the overrule's cues all hold: more sightings beside the net than in it, a net not dragged
+    expect(ev.outFrames).toBeGreaterThan(ev.throughFrames);
+    expect(sightingsCall(ev)).toBe(false);
+    expect(ev.netMotion).toBeLessThan(NET_DRAGGED);
+    expect(Math.abs(ev.crossOffset)).toBeLessThan(0.5);
+    // but the ball fell on out of the net's bottom
+    expect(ev.dropRun).toBeGreaterThanOrEqual(DROP_RUN_MADE);
+    expect(kept.made).toBe(true);
+    expect(ev.decidedBy).toBe('cross');
+    // the same crossing with the ball lost two frames under the net's bottom: overruled
+    const [lost] = makeBesideHead(9);
+    expect(lost.evidence.crossOffset).toBeCloseTo(ev.crossOffset, 6);
+    expect(seenLeavingNet(lost.evidence)).toBe(false);
+    expect(lost.made).toBe(false);
+    expect(lost.evidence.decidedBy).toBe('cross-overruled');
   });
 });

@@ -858,6 +858,11 @@ export const DROP_RUN_MADE = 4;
 /** Sightings of the ball coming straight out of the net's bottom that a make shows (see {@link exitRunBelowNet}). */
 export const EXIT_RUN_MADE = 3;
 
+/** The ball seen falling below the net, or coming straight out of its bottom, as a make shows it ({@link DROP_RUN_MADE}, {@link EXIT_RUN_MADE}). */
+export function seenLeavingNet(ev: Pick<MakeEvidence, 'dropRun' | 'exitRun'>): boolean {
+  return ev.dropRun >= DROP_RUN_MADE || ev.exitRun >= EXIT_RUN_MADE;
+}
+
 /**
  * Panning cameras: the whole image moves, so ball-like blobs appear in the net box on every shot and the net's
  * own motion says nothing; a make is kept only when the ball was seen falling below the net (`dropRun`), where
@@ -867,7 +872,7 @@ export const EXIT_RUN_MADE = 3;
  */
 export function unseenDropVeto(shots: ShotDetection[], fps: number, timeScale: number): void {
   for (const s of shots) {
-    if (s.made !== true || s.evidence.dropRun >= DROP_RUN_MADE || s.evidence.exitRun >= EXIT_RUN_MADE) continue;
+    if (s.made !== true || seenLeavingNet(s.evidence)) continue;
     s.made = false;
     s.madeConfidence = s.evidence.dropRun === 0 ? 0.65 : 0.55;
     s.evidence.decidedBy = 'unseen-drop-veto';
@@ -1263,7 +1268,8 @@ export function classifyMake(
     conf = Math.abs(ax - CROSS_MADE) > 0.5 ? 0.8 : 0.6;
     // A crossing inside the span with the ball seen beside the net far more often than in it and a net that hardly
     // moved: the crossing was another object (a blob of the net, the ball bouncing in front of it); two cues against one.
-    if (made && sightings === false && ev.netMotion < NET_DRAGGED) {
+    // Unless the ball was also seen leaving the net as a make does (run version 64: `seenLeavingNet`).
+    if (made && sightings === false && ev.netMotion < NET_DRAGGED && !seenLeavingNet(ev)) {
       made = false;
       conf = 0.55;
       ev.decidedBy = 'cross-overruled';
