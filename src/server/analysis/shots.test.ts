@@ -12,6 +12,9 @@ const FLIGHT = 30;
 
 type Pt = [number, number];
 
+/** The hoop at `RIM` the scenes' flights end in, its rim as wide as the ball `R` gives (a fresh one per describe). */
+const rimHoop = (): HoopEstimate => ({ x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 });
+
 /** Ball positions of one shot from `start`: a 30-frame flight to the rim, then the given aftermath. */
 function shot(start: number, releaseX: number, after: 'through' | 'bounce-out' | 'beside'): Map<number, Pt> {
   const out = new Map<number, Pt>();
@@ -64,7 +67,7 @@ describe('hoop from flights', () => {
 });
 
 describe('shots and makes', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
 
   it('detects each attempt with release and rim-arrival frames and decides made/missed', () => {
     const per = scene([shot(0, 100, 'through'), shot(80, 150, 'bounce-out'), shot(160, 120, 'beside'), shot(240, 90, 'through')], 320);
@@ -306,7 +309,7 @@ describe('net swing veto', () => {
 });
 
 describe('ball seen falling below the net (panning cameras)', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const rimFrame = 2 + FLIGHT;
   /** The shot's ball positions plus ball-like blobs that jitter in the net box on every frame (a panning camera's net edges). */
   const withNetNoise = (after: 'through' | 'bounce-out' | 'beside') => {
@@ -472,7 +475,7 @@ describe('a make followed by an attempt at the same end (full-court games)', () 
 });
 
 describe('shots lost rising behind the board', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   // Released at (250, 300), apex ~1.4 rim widths over the rim, back at rim level ~36 frames later at the rim's centre.
   const rise = (per: BallCandidate[][], f0: number, vx = 4.2, lostAt = 20, x0 = 250) => {
@@ -680,7 +683,7 @@ describe('shots lost rising behind the board', () => {
 });
 
 describe('shots seen only falling into the rim at an even pace (behind the shooter)', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   // From 3.5 rim widths above and 1.3 beside the rim to its centre in 14 frames, no acceleration in the image.
   const fall = (per: BallCandidate[][], f0: number) => {
@@ -797,7 +800,7 @@ describe('close shots seen from a raised panning camera', () => {
     // 0.9 rim widths under the rim to 0.8 over it (the arc is foreshortened from above) and dropped through the net.
     // Under the 1.2 rim widths a fixed camera asks of a flight from under the rim, it was a rebound, and the shot was
     // found only from the ball leaving the net, at half confidence, which a panning camera does not take.
-    const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+    const hoop = rimHoop();
     const w = hoop.w;
     const per: BallCandidate[][] = Array.from({ length: 80 }, () => []);
     const y0 = RIM.y + 0.9 * w;
@@ -821,7 +824,7 @@ describe('close shots seen from a raised panning camera', () => {
 });
 
 describe('close flights at a panning camera\'s tracked rim', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   const dims = { width: 640, height: 360 };
   /** A ball thrown up from (RIM.x + dx·w, RIM.y + under·w) to 1.3 rim widths over the rim and falling back to 0.3 over it near its centre. */
@@ -872,7 +875,7 @@ describe('close flights at a panning camera\'s tracked rim', () => {
 });
 
 describe('close shots at a still camera\'s hoop (held-out seed 207)', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   const dims = { width: 640, height: 360 };
   // held-207 at 56.46 s: released right under the rim in the image, the ball went straight up 3.3 rim widths and back
@@ -915,7 +918,7 @@ describe('close shots at a still camera\'s hoop (held-out seed 207)', () => {
 });
 
 describe('bank shots meeting the board right over a panning camera\'s tracked rim', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   /** A 30-frame flight from (100, 300) whose ball is last seen falling at (RIM.x + ax·w, RIM.y − up·w): there it meets the board. */
   function toBoard(ax: number, up: number, x0 = 100): BallCandidate[][] {
@@ -979,7 +982,7 @@ describe('bank shots meeting the board right over a panning camera\'s tracked ri
 });
 
 describe('shots seen only leaving the net', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const drop = (per: BallCandidate[][], f0: number) => {
     for (let k = 0; k <= 18; k++) per[f0 + k].push({ frame: f0 + k, x: RIM.x + 0.2 * k, y: RIM.y + 0.5 * hoop.w + 3 * k + C * k * k, r: R, score: 0.8, ballColour: 0.7 });
   };
@@ -1163,7 +1166,7 @@ describe('ball sightings around the rim as a made/missed cue', () => {
 });
 
 describe('a net that stayed still vetoes a make, whatever cue called it', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   // A flight into the rim, then the ball seen only in the net zone, never crossing the net-bottom level (a baseline view
   // behind the board: a rim-out falls in line with the net; or a make whose drop was not followed).
@@ -1215,7 +1218,7 @@ describe('a net that stayed still vetoes a make, whatever cue called it', () => 
 });
 
 describe('a ball that bounces high off the rim and comes back down to it', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   // Back at the rim `K` frames after the first arrival: a bounce of C·K²/4 px (1.46 rim widths at K = 22).
   const K = 22;
@@ -1313,7 +1316,7 @@ describe('a ball that came down through the rim level outside the rim', () => {
 });
 
 describe('the ball seen over the rim after the net-bottom crossing', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   const probe = () => 0.2 * w * w;
   /** A blob of the net shaken by the rim contact: smaller than the ball, dropping through the net-bottom level inside the span. */
@@ -1383,7 +1386,7 @@ describe('the ball seen over the rim after the net-bottom crossing', () => {
 });
 
 describe('a crossing overruled by the ball seen beside the net, unless it was seen leaving the net (run version 64)', () => {
-  const hoop: HoopEstimate = { x: RIM.x, y: RIM.y, w: 2 * R * RIM_OVER_BALL, ballR: R, support: 3, quality: 3, confidence: 1 };
+  const hoop = rimHoop();
   const w = hoop.w;
   // a net that moved, but less than a ball dragging it (NET_DRAGGED), as on the makes this rule lost
   const probe = () => 0.1 * w * w;
