@@ -33,6 +33,7 @@ import {
   MAX_FLIGHT_RMS_M,
   reconstructFlight,
   riseTrackedApart,
+  RISE_JOIN_GAP_S,
   oneThrow,
   threePointDistance,
   locateShot,
@@ -337,10 +338,32 @@ describe('shot placement', () => {
       expect(joined.length).toBe(25 + descent.length);
     });
 
-    it('takes no piece of another movement: a rise that ended too long before, a pass the other way, another curve', () => {
+    it('joins a rise lost over its apex for half a second (out over the frame\'s top edge)', () => {
+      // ended 0.53 s before the piece was first seen: not joined up to run version 64 (0.33 s)
+      const rise = whole.slice(0, 10);
+      const joined = join(shotOf(), [track(1, rise)])!;
+      expect(joined.map((p) => p.frame)).toEqual([...rise, ...descent].map((p) => p.frame));
+      const shots = [shotOf()];
+      const actions = shots.map(action);
+      placeShots(actions, shots, court, [0.9], 30, 1, { tracks: [track(1, rise), track(2, descent)] });
+      expect(actions[0].is_three_point).toBe(true);
+    });
+
+    it('takes no rise that ended more than RISE_JOIN_GAP_S before the piece seen, even one that fits the throw', () => {
+      // a high lob of 2 s from 7.2 m: its true rise, lost 1.3 s before the descent is picked up 10 frames before the rim
+      const lob = flightTrack(cam, 7.2, -2.0, 60).map((p) => ({ ...p, score: 1, ballColour: 1 }) as BallCandidate);
+      const shot = detection(lob.slice(50), true);
+      shot.arc = { ...shot.arc, trackId: 2, r: lob[50].r };
+      const accepts = (pts: BallCandidate[]) => oneThrow(reconstructFlight(court, pts, 30, 1), pts.length - shot.arc.points.length);
+      expect(accepts([...lob.slice(0, 12), ...lob.slice(50)])).toBe(true);
+      expect((lob[50].frame - lob[11].frame) / 30).toBeGreaterThan(RISE_JOIN_GAP_S);
+      expect(riseTrackedApart(shot, [track(1, lob.slice(0, 12))], 30, 1, accepts)).toBeNull();
+      // the same throw's rise followed until 0.87 s before the descent is joined
+      expect(riseTrackedApart(shot, [track(1, lob.slice(0, 25))], 30, 1, accepts)).not.toBeNull();
+    });
+
+    it('takes no piece of another movement: a pass the other way, another curve', () => {
       const shot = shotOf();
-      // ended 0.5 s before the piece was first seen
-      expect(join(shot, [track(1, whole.slice(0, 10))])).toBeNull();
       // a pass flying up and the other way across the image, ending where the throw's rise would
       const end = whole[22];
       const pass = Array.from({ length: 12 }, (_, k) => ({ ...end, frame: end.frame - 11 + k, x: end.x + 6 * (11 - k), y: end.y + 3 * (11 - k) }));

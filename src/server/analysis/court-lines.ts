@@ -726,6 +726,14 @@ export function reconstructFlight(
 
 /** Sightings a rise tracked apart may lose at either end to fly on one throw with the flight (see {@link riseTrackedApart}). */
 export const RISE_JOIN_TRIM = 6;
+/**
+ * How long (s) before the flight's first sighting a rise tracked apart may end: the ball out of view over its apex
+ * (above the frame's top edge, lost against the ceiling or the crowd) for up to a second. Up to run version 64 the
+ * bound was 0.33 s. Measured at run version 65 from the feature cache on the tuning, seen and held-out sets (412 field
+ * goals with a 2-or-3 truth): at 1 s, 3-point calls 226 → 242 right, 12 → 12 wrong; at 1.5 s, 243 right and 13 wrong
+ * ("A rise lost over its apex, run version 65" in MEASUREMENTS.md).
+ */
+export const RISE_JOIN_GAP_S = 1;
 /** A flight joined with a rise tracked apart fits the ballistic model in court metres at least this well (m RMS). */
 export const RISE_JOIN_RMS_M = 0.1;
 /** The ball's size against the reconstructed depth on the rise over the same on the flight: at most this far from 1 either way. */
@@ -746,8 +754,9 @@ export function oneThrow(fl: Flight3D | null, rise: number): boolean {
 
 /**
  * A shot's rise tracked as a piece of its own: the flight (`s.arc`) is first seen high (the ball shrank into the ceiling
- * or the crowd at its apex and a second track picked up the descent), so where it came from is not in it, but the rise
- * was followed by another track. A rise is a stretch of another track that ends up to 0.33 s before the flight's first
+ * or the crowd at its apex, or flew out over the frame's top edge, and a second track picked up the descent), so where
+ * it came from is not in it, but the rise was followed by another track. A rise is a stretch of another track that ends
+ * up to {@link RISE_JOIN_GAP_S} before the flight's first
  * sighting (the two tracks may overlap at the apex: only its sightings before the flight's count), starts at most 2 s
  * before it and rises all the way up to its highest sighting (each higher than the one before, in the image; past it,
  * at the apex, it may turn down), leaving out sightings under 0.6 of its median radius (the shrinking ball). It is this
@@ -769,7 +778,7 @@ export function riseTrackedApart(
   const f0 = a.points[0].frame;
   const perS = fps / timeScale;
   const earliest = f0 - 2 * perS;
-  const endFrom = f0 - Math.round(0.33 * perS);
+  const endFrom = f0 - Math.round(RISE_JOIN_GAP_S * perS);
   const rising = (rise: BallCandidate[]) => {
     let top = 0;
     for (let i = 1; i < rise.length; i++) if (rise[i].y < rise[top].y) top = i;
