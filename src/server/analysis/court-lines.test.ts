@@ -384,6 +384,37 @@ describe('shot placement', () => {
     });
   });
 
+  describe("a shot whose arc is the bounce after rim arrival (run version 66)", () => {
+    // a three from 7.2 m followed on one track (id 3) into the rim and on up off it; the shot's arc is the bounce
+    const whole = flightTrack(cam, 7.2, -2.0).map((p) => ({ ...p, score: 1, ballColour: 1 }) as BallCandidate);
+    const rim = whole[whole.length - 1];
+    const bounce = Array.from({ length: 10 }, (_, k) => ({ ...rim, frame: rim.frame + 1 + k, x: rim.x + 3 * (k + 1), y: rim.y - 4 * (k + 1) + 0.4 * (k + 1) ** 2 }) as BallCandidate);
+    const shotOf = () => {
+      const d = detection(bounce, true);
+      return Object.assign(d, { arc: { ...d.arc, trackId: 3 }, releaseFrame: whole[0].frame, rimFrame: rim.frame });
+    };
+
+    it("is placed from its own track's sightings between release and rim arrival", () => {
+      const alone = [action()];
+      expect(placeShots(alone, [shotOf()], court, [0.9], 30, 1, { tracks: [] })[0].why).toBe('no_flight');
+      expect(alone[0].is_three_point).toBeNull();
+      const actions = [action()];
+      const placed = placeShots(actions, [shotOf()], court, [0.9], 30, 1, { tracks: [{ id: 3, points: [...whole, ...bounce] }] });
+      expect(placed[0].why).toBe('placed');
+      expect(actions[0].is_three_point).toBe(true);
+      expect(Math.hypot(placed[0].origin!.x, placed[0].origin!.y)).toBeGreaterThan(7.2);
+      expect(Math.hypot(placed[0].origin!.x, placed[0].origin!.y)).toBeLessThan(Math.hypot(7.2, 2.0) + 0.6);
+    });
+
+    it('places nothing from a track whose sightings before the rim are not a throw (a ball carried level)', () => {
+      const carried = whole.map((p) => ({ ...p, y: rim.y + 40 }));
+      const actions = [action()];
+      const placed = placeShots(actions, [shotOf()], court, [0.9], 30, 1, { tracks: [{ id: 3, points: [...carried, ...bounce] }] });
+      expect(placed[0].why).toBe('no_flight');
+      expect(actions[0].is_three_point).toBeNull();
+    });
+  });
+
   it('sets free throws, 3-pointers, points and shot_world on the shot actions', () => {
     const shots = [
       detection(flightTrack(cam, COURTS.fiba.ftX + 0.05, 0), true), // free throw

@@ -1243,7 +1243,11 @@ export function placeShots(
     views?: Array<CourtView | null>;
     /** A moving camera's path: each flight point is seen by the view's camera turned to its frame ({@link turnedCamera}). */
     path?: CameraPath;
-    /** The clip's ball tracks: a flight that cannot be placed on its own may be placed with its rise tracked apart ({@link riseTrackedApart}). */
+    /**
+     * The clip's ball tracks: a flight that cannot be placed on its own may be placed with its rise tracked apart
+     * ({@link riseTrackedApart}), or else from its own track's sightings between release and rim arrival when its arc
+     * is a later piece of that track (within {@link MAX_FLIGHT_RMS_M} of the ballistic model; run version 66).
+     */
     tracks?: Track[];
   } = {},
 ): ShotPlacement[] {
@@ -1263,12 +1267,19 @@ export function placeShots(
         }
         return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
       };
-      const own = place(s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame));
+      const inFlight = (pts: BallCandidate[]) => pts.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+      const arcPts = inFlight(s.arc.points);
+      const own = place(arcPts);
       if (own || !opts.tracks) return own;
       const toRim = (pts: BallCandidate[]) => pts.filter((p) => p.frame <= s.rimFrame);
       const joined = riseTrackedApart(s, opts.tracks, fps, timeScale, (pts) => oneThrow(place(toRim(pts)), pts.length - s.arc.points.length));
       const fl = joined ? place(toRim(joined)) : null;
-      return fl && { ...fl, rise: joined!.length - s.arc.points.length };
+      if (fl) return { ...fl, rise: joined!.length - s.arc.points.length };
+      // the flight on the shot's own track (run version 66): its arc may be a later piece of that track, the bounce
+      // after rim arrival kept when two detections of the attempt merged, while the track still holds the flight
+      const trackPts = inFlight(opts.tracks.find((t) => t.id === s.arc.trackId)?.points ?? []);
+      const onTrack = trackPts.length > arcPts.length ? place(trackPts) : null;
+      return onTrack && onTrack.rms <= MAX_FLIGHT_RMS_M ? onTrack : null;
     });
   // the ball's size at the reconstructed depths checks the camera: a wrong fit puts the flights at the wrong distance
   const ratioOf = (fl: Array<Flight3D | null>) => {
