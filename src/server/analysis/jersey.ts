@@ -7,6 +7,7 @@ import { courtEndsEnabled, teamsByEnd, type CourtEnd } from './court-ends';
 import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
 import { FrameBuffers, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
+import type { Scene } from './scenes';
 import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
 
@@ -97,6 +98,11 @@ export function commonColours(frame: { rgb: Uint8Array; width: number; height: n
 
 /** The background colour at a pixel, or null where it is not known. */
 export type PixelBackground = (x: number, y: number) => [number, number, number] | null;
+
+/** A clip's backgrounds scene by scene (see `scenes.ts`): the background of the scene a frame is in, or null. */
+export interface SceneBackgrounds {
+  at(frame: number): PixelBackground | null;
+}
 
 /** What {@link sampleShooter} takes as background: a background image, or the frame's colour tables. */
 export interface ShooterBackground {
@@ -553,7 +559,7 @@ export const FETCHES_AHEAD = 2;
 export async function attributeTeams(
   out: TeamInput,
   getFrames: (indices: number[]) => Promise<Map<number, Uint8Array>>,
-  background: PixelBackground | null,
+  backgrounds: PixelBackground | SceneBackgrounds | null,
   geo: DecodeGeometry,
   players: {
     moments?: ShotMoments[];
@@ -564,6 +570,7 @@ export async function attributeTeams(
   } = {},
 ): Promise<ShooterTeam[]> {
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const backgroundAt = (frame: number): PixelBackground | null => (typeof backgrounds === 'function' ? backgrounds : (backgrounds?.at(frame) ?? null));
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
   const decisions: ShooterTeam[] = [];
   const held: Array<{ pass: HeldBall | null; rebound: HeldBall[] }> = [];
@@ -605,7 +612,7 @@ export async function attributeTeams(
       const f = frames.get(c.frame);
       if (!f) continue;
       const img = { rgb: f, width: geo.width, height: geo.height };
-      const smp = sampleBody(img, { x: c.x, y: c.y, r }, background);
+      const smp = sampleBody(img, { x: c.x, y: c.y, r }, backgroundAt(c.frame));
       if (smp.colour) {
         sample = smp;
         where = c;
@@ -614,7 +621,7 @@ export async function attributeTeams(
       sample ??= smp;
     }
     decisions.push({ shotId: s.id, sample, team: null, at: where });
-    const hold = (p: BallMoment) => heldAt(p, frames, background, geo);
+    const hold = (p: BallMoment) => heldAt(p, frames, backgroundAt(p.frame), geo);
     held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
   }
   players.recycle?.(frames);
@@ -1131,6 +1138,25 @@ export function medianBackground(frames: Uint8Array[], width: number): PixelBack
   };
 }
 
+/** A fixed camera's background (its hoops do not move in the image): the median of the frames sampled over the clip, from 5 of them. */
+function fixedBackground(hoops: HoopRecord[], samples: Array<{ rgb: Uint8Array }>, width: number): PixelBackground | null {
+  const fixed = hoops.length > 0 && hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
+  return fixed && samples.length >= 5 ? medianBackground(samples.map((s) => s.rgb), width) : null;
+}
+
+/** The background of each scene of a clip cut together from several (see `scenes.ts`), from its own hoops and samples. */
+function sceneBackgrounds(hoops: HoopRecord[], samples: Array<{ index: number; rgb: Uint8Array }>, scenes: Scene[], geo: DecodeGeometry): SceneBackgrounds {
+  const within = (sc: Scene, frame: number) => frame >= sc.from && frame < sc.to;
+  const each = scenes.map((sc) =>
+    fixedBackground(
+      hoops.filter((h) => h.samples.length > 0 && within(sc, Math.round(h.samples[0].t * geo.fps))),
+      samples.filter((smp) => within(sc, smp.index)),
+      geo.width,
+    ),
+  );
+  return { at: (frame) => each[scenes.findIndex((sc) => within(sc, frame))] ?? null };
+}
+
 /**
  * The team step of an analysis, run after the post-decode stage in the same worker: decodes
  * the frame at each shot's release from the video (see {@link fetchFrames}) and applies
@@ -1140,7 +1166,7 @@ export function medianBackground(frames: Uint8Array[], width: number): PixelBack
  */
 export async function attributeTeamsFromVideo(
   out: TeamInput,
-  video: { path: string; samples: Array<{ rgb: Uint8Array }>; options: AnalysisOptions; signal?: AbortSignal },
+  video: { path: string; samples: Array<{ index: number; rgb: Uint8Array }>; options: AnalysisOptions; signal?: AbortSignal; scenes?: Scene[] },
   geo: DecodeGeometry,
 ): Promise<ShooterTeam[]> {
   const o = video.options;
@@ -1148,8 +1174,8 @@ export async function attributeTeamsFromVideo(
   const noTeams = o.hasJerseys === false;
   const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
   if (!shots.length) return [];
-  const fixed = out.hoops.length > 0 && out.hoops.every((h) => h.samples.every((q) => Math.abs(q.x - h.x) < 0.01 && Math.abs(q.y - h.y) < 0.01));
-  const bg = fixed && video.samples.length >= 5 ? medianBackground(video.samples.map((s) => s.rgb), geo.width) : null;
+  const scenes = video.scenes && video.scenes.length > 1 ? video.scenes : null;
+  const bg = scenes ? sceneBackgrounds(out.hoops, video.samples, scenes, geo) : fixedBackground(out.hoops, video.samples, geo.width);
   // without teams, the bound on the people is the session's player count itself
   const teamSize = noTeams ? (o.numPlayers && o.numPlayers >= 2 ? o.numPlayers : null) : teamSizeOf(o);
   // the requests attributeTeams keeps in flight share two ffmpeg processes

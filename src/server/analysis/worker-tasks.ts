@@ -1,8 +1,9 @@
 import type { HdrTransfer } from '../media/color';
 import type { FrameFeatures, FrameFormat, PackedFeatures } from './frame-features';
-import { finishAnalysis, unpackForFinish, type FinishInput, type FinishOutput } from './finish';
+import { unpackForFinish, type FinishInput, type FinishOutput } from './finish';
 import { rimCandidates, type RimCandidate } from './hoop-appearance';
-import { attributeTeamsFromVideo } from './jersey';
+import { attributeTeamsFromVideo, fetchFrames } from './jersey';
+import { findScenes, finishScenes, sceneSampleFrames } from './scenes';
 
 /**
  * Input of the finish task: the features as objects, or packed (as the frame tasks return them).
@@ -28,13 +29,28 @@ export type WorkerResult = PackedFeatures | FinishOutput | RimCandidate[];
 
 /** Runs a non-frame task inside the worker. */
 export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> {
-  if (task.kind === 'finish') {
-    const { videoPath, sourcePixels, hdr, ...input } = task.input;
-    const out = 'packed' in input ? finishAnalysis({ ...input, features: unpackForFinish(input.packed) }) : finishAnalysis(input);
-    if (!videoPath) return out;
-    const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels, ...(hdr ? { hdr } : {}) };
-    return attributeTeamsFromVideo(out, { path: videoPath, samples: input.samples, options: input.options }, geo).then(() => out);
-  }
+  if (task.kind === 'finish') return finishTask(task.input);
   if (task.kind === 'rims') return rimCandidates({ rgb: task.rgb, width: task.width, height: task.height });
   throw new Error(`unknown worker task ${(task as { kind: string }).kind}`);
+}
+
+/**
+ * The finishing stage and the team step. A clip cut together from several recordings is finished scene by scene
+ * (`scenes.ts`), each scene given the sampled frames a clip of its length would have, decoded again from the video.
+ */
+async function finishTask(task: FinishTaskInput): Promise<FinishOutput> {
+  const { videoPath, sourcePixels, hdr, ...input } = task;
+  const geo = { width: input.width, height: input.height, fps: input.fps, sourcePixels, ...(hdr ? { hdr } : {}) };
+  const features = 'packed' in input ? unpackForFinish(input.packed) : input.features;
+  const scenes = findScenes(features, input.fps);
+  let samples = input.samples;
+  const more = videoPath ? sceneSampleFrames(samples, scenes, input.fps) : [];
+  if (more.length) {
+    const got = await fetchFrames(videoPath!, geo, more);
+    samples = [...samples, ...[...got].map(([index, rgb]) => ({ index, rgb }))].sort((a, b) => a.index - b.index);
+  }
+  const out = finishScenes({ ...input, features, samples }, scenes);
+  if (!videoPath) return out;
+  await attributeTeamsFromVideo(out, { path: videoPath, samples, options: input.options, scenes }, geo);
+  return out;
 }

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import type { FinishInput, FinishOutput } from './finish';
+import type { FrameFeatures } from './frame-features';
+import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, findCuts, joinScenes, MIN_SCENE_S, SCENE_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
+import type { ShotAction } from './types';
+
+const FPS = 30;
+/** Residuals of a still camera (1–3), with `at` frames set to given values. */
+function residuals(n: number, at: Record<number, number> = {}): number[] {
+  return Array.from({ length: n }, (_, i) => at[i] ?? 1 + (i % 3));
+}
+
+describe('findCuts: one frame whose shift match is far off', () => {
+  it('finds a cut between two recordings', () => {
+    expect(findCuts(residuals(300, { 120: 180 }), FPS)).toEqual([120]);
+  });
+
+  it('takes no frame under the bound, however far above its neighbours', () => {
+    expect(findCuts(residuals(300, { 120: CUT_MIN_RESIDUAL - 1 }), FPS)).toEqual([]);
+  });
+
+  it('takes no frame a neighbour comes near: a whip pan or a shaking hand keeps the residual high', () => {
+    const pan = residuals(300);
+    for (let i = 100; i < 130; i++) pan[i] = 60 + (i % 4) * 10;
+    expect(findCuts(pan, FPS)).toEqual([]);
+    // the largest frame of a pan is still within CUT_OVER_NEIGHBOURS of the one before it
+    expect(findCuts(residuals(300, { 120: 200, 127: 200 / CUT_OVER_NEIGHBOURS + 1 }), FPS)).toEqual([]);
+  });
+
+  it('takes no flash: a bright frame moves the residual on two frames in a row', () => {
+    expect(findCuts(residuals(300, { 120: 150, 121: 150 }), FPS)).toEqual([]);
+  });
+
+  it('finds a cut in the first and the last half second', () => {
+    expect(findCuts(residuals(100, { 3: 120, 97: 120 }), FPS)).toEqual([3, 97]);
+  });
+});
+
+describe('scenesOf', () => {
+  it('cuts the frames into scenes at the cuts', () => {
+    expect(scenesOf(300, [100, 200], FPS)).toEqual([
+      { from: 0, to: 100 },
+      { from: 100, to: 200 },
+      { from: 200, to: 300 },
+    ]);
+  });
+
+  it('joins a piece shorter than MIN_SCENE_S to the scene before it, the first piece to the one after', () => {
+    const short = Math.round(MIN_SCENE_S * FPS) - 1;
+    expect(scenesOf(300, [100, 100 + short], FPS)).toEqual([
+      { from: 0, to: 100 + short },
+      { from: 100 + short, to: 300 },
+    ]);
+    expect(scenesOf(300, [short, 150], FPS)).toEqual([
+      { from: 0, to: 150 },
+      { from: 150, to: 300 },
+    ]);
+    expect(scenesOf(300, [], FPS)).toEqual([{ from: 0, to: 300 }]);
+  });
+});
+
+describe('sceneInput: a scene finished on its own', () => {
+  it('takes the scene’s frames and samples, numbered from its first frame', () => {
+    const features = Array.from({ length: 90 }, (_, i) => ({ index: i, shiftResidual: 1 }) as FrameFeatures);
+    const rgb = new Uint8Array(3);
+    const input = {
+      features,
+      samples: [0, 40, 70].map((index) => ({ index, rgb })),
+      rimSamples: [{ index: 45, rims: [] }],
+      viewSamples: [{ index: 30, rgb }],
+      width: 640,
+      height: 360,
+      fps: FPS,
+      durationSeconds: 3,
+      options: {},
+    } as unknown as FinishInput;
+    const s = sceneInput(input, { from: 30, to: 60 });
+    expect(s.features.map((f) => f.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(s.features[0]).not.toBe(features[30]);
+    expect(s.samples.map((x) => x.index)).toEqual([10]);
+    expect(s.rimSamples!.map((x) => x.index)).toEqual([15]);
+    expect(s.viewSamples!.map((x) => x.index)).toEqual([0]);
+    expect(s.durationSeconds).toBe(1);
+    expect(features[30].index).toBe(30);
+  });
+});
+
+function shot(id: number, rim: number, hoop: number, shooter: number | null): ShotAction {
+  return {
+    type: 'shot', id: `s${id + 1}`, index: id, release_t: rim - 1, rim_t: rim, end_t: rim + 0.5, made: false, made_confidence: 0.9,
+    is_free_throw: false, is_three_point: null, points: 0, kind: 'rim_out', shooter_track: shooter, assister_track: null,
+    rebounder_track: shooter === null ? null : shooter + 1, shot_image: [0.5, 0.6], shot_world: null, hoop_image: [0.5, 0.3], hoop_id: hoop,
+    excitement: 0.3, confidence: 0.8,
+  };
+}
+
+function finished(o: Partial<FinishOutput>): FinishOutput {
+  return { outcome: 'ok', actions: [], balls: [], hoops: [], clusters: [], timeScale: 1, evidence: [], moments: [], placement: [], ends: [], ...o };
+}
+
+const hoop = (id: number, t: number) => ({ id, x: 0.5, y: 0.3, w: 0.05, samples: [{ t, x: 0.5, y: 0.3, w: 0.05 }], backboard: null, support: 1, is_target: id === 0, confidence: 0.9 });
+const cluster = (id: number, t: number) => ({ track_id: id, team: null, jersey_rgb: [1, 2, 3] as [number, number, number], jersey_number: null, t_start: t, t_end: t + 1, frames: 10, thumb_t: t, thumb_box: [0, 0, 0.1, 0.2] as [number, number, number, number], confidence: 0.5 });
+const evidence = (anchorFrame: number) => ({ anchorFrame }) as FinishOutput['evidence'][number];
+
+describe('joinScenes', () => {
+  const first = finished({
+    actions: [shot(0, 2, 0, 1), { type: 'rebound', t: 3, shot_id: 's1', track: 2, offensive: false, confidence: 0.5 }],
+    balls: [{ t: 2, x: 0.5, y: 0.3, r: 0.01, confidence: 1, source: 'motion' }],
+    hoops: [hoop(0, 0)],
+    clusters: [cluster(1, 1), cluster(2, 3)],
+    evidence: [evidence(60)],
+    moments: [{ pass: [], rebound: [{ frame: 90, x: 1, y: 2, r: 3 }] }],
+    ends: [null],
+    timeScale: 1,
+  });
+  const second = finished({
+    actions: [
+      { type: 'pass', t: 0.5, end_t: 1, from_track: 1, to_track: 4, confidence: 0.5 },
+      shot(0, 2, 0, 4),
+      shot(1, 5, 1, null),
+    ],
+    hoops: [hoop(0, 0), hoop(1, 4)],
+    clusters: [cluster(1, 0), cluster(4, 1)],
+    evidence: [evidence(60), evidence(-1)],
+    moments: [{ pass: [{ frame: 15, x: 1, y: 2, r: 3 }] }, { pass: [], rebound: [] }],
+    ends: [0, 1],
+    outcome: 'ok',
+    timeScale: 2,
+  });
+  const joined = joinScenes(
+    [
+      { scene: { from: 0, to: 300 }, out: first },
+      { scene: { from: 300, to: 900 }, out: second },
+    ],
+    FPS,
+  );
+
+  it('moves the second scene’s times and frames by its start', () => {
+    const shots = joined.actions.filter((a): a is ShotAction => a.type === 'shot');
+    expect(shots.map((s) => s.rim_t)).toEqual([2, 12, 15]);
+    expect(shots.map((s) => s.release_t)).toEqual([1, 11, 14]);
+    expect(joined.hoops.map((h) => h.samples[0].t)).toEqual([0, 10, 14]);
+    expect(joined.clusters.map((c) => c.t_start)).toEqual([1, 3, 10, 11]);
+    expect(joined.evidence.map((e) => e.anchorFrame)).toEqual([60, 360, -1]);
+    expect(joined.moments![1].pass[0].frame).toBe(315);
+    expect(joined.moments![0].rebound![0].frame).toBe(90);
+  });
+
+  it('numbers hoops, tracks and shots on from the scenes before', () => {
+    const shots = joined.actions.filter((a): a is ShotAction => a.type === 'shot');
+    expect(shots.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
+    expect(shots.map((s) => s.index)).toEqual([0, 1, 2]);
+    expect(shots.map((s) => s.hoop_id)).toEqual([0, 1, 2]);
+    expect(joined.hoops.map((h) => h.id)).toEqual([0, 1, 2]);
+    // the first scene names tracks up to 2: the second's are numbered from 3 on
+    expect(shots.map((s) => s.shooter_track)).toEqual([1, 7, null]);
+    expect(shots.map((s) => s.rebounder_track)).toEqual([2, 8, null]);
+    expect(joined.clusters.map((c) => c.track_id)).toEqual([1, 2, 4, 7]);
+    const pass = joined.actions.find((a) => a.type === 'pass');
+    expect(pass).toMatchObject({ t: 10.5, from_track: 4, to_track: 7 });
+    expect(joined.actions.find((a) => a.type === 'rebound')).toMatchObject({ shot_id: 's1', track: 2 });
+  });
+
+  it('keeps the court ends of the one scene that has them, the longest scene’s time scale and the best outcome', () => {
+    expect(joined.ends).toEqual([null, 0, 1]);
+    expect(joined.timeScale).toBe(2);
+    const none = joinScenes(
+      [
+        { scene: { from: 0, to: 300 }, out: finished({ outcome: 'no_hoops' }) },
+        { scene: { from: 300, to: 600 }, out: finished({ outcome: 'no_shots', hoops: [hoop(0, 0)], ends: [null] }) },
+      ],
+      FPS,
+    );
+    expect(none.outcome).toBe('no_shots');
+    const twoWithEnds = joinScenes(
+      [
+        { scene: { from: 0, to: 300 }, out: second },
+        { scene: { from: 300, to: 600 }, out: second },
+      ],
+      FPS,
+    );
+    expect(twoWithEnds.ends).toEqual([null, null, null, null]);
+  });
+});
+
+describe('sceneSampleFrames: the samples a scene of a clip of several gets', () => {
+  it('asks for the frames a clip of the scene’s length would sample, that the clip’s samples lack', () => {
+    // a 10 s scene (samples every 0.5 s: 20) and a 60 s one (24, every 2.5 s); the clip's samples every 30 frames
+    const scenes = [
+      { from: 0, to: 300 },
+      { from: 300, to: 2100 },
+    ];
+    const sampled = Array.from({ length: 70 }, (_, k) => ({ index: k * 30 }));
+    const want = sceneSampleFrames(sampled, scenes, FPS);
+    expect(want.filter((f) => f < 300)).toEqual([15, 45, 75, 105, 135, 165, 195, 225, 255, 285]);
+    const second = want.filter((f) => f >= 300);
+    expect(second.length).toBeGreaterThan(0);
+    // with the clip's own samples, each scene has at least SCENE_SAMPLES or one per SCENE_SAMPLE_EVERY_S
+    const all = new Set([...sampled.map((s) => s.index), ...want]);
+    expect([...all].filter((f) => f >= 300 && f < 2100).length).toBeGreaterThanOrEqual(SCENE_SAMPLES);
+    expect(want.every((f) => !sampled.some((s) => s.index === f))).toBe(true);
+  });
+
+  it('asks for nothing for a clip of one scene', () => {
+    expect(sceneSampleFrames([{ index: 0 }], [{ from: 0, to: 900 }], FPS)).toEqual([]);
+  });
+});
