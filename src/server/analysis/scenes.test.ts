@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishInput, FinishOutput } from './finish';
 import type { FrameFeatures } from './frame-features';
-import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, findCuts, joinScenes, MIN_SCENE_S, SCENE_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
+import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, findCuts, joinScenes, MIN_SCENE_S, SCENE_MIN_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
 import type { ShotAction } from './types';
 
 const FPS = 30;
@@ -60,14 +60,23 @@ describe('scenesOf', () => {
 });
 
 describe('sceneInput: a scene finished on its own', () => {
-  it('takes the scene’s frames and samples, numbered from its first frame', () => {
-    const features = Array.from({ length: 90 }, (_, i) => ({ index: i, shiftResidual: 1 }) as FrameFeatures);
+  it('takes the scene’s frames and samples, numbered from its first frame, without what was measured across the cuts', () => {
+    const blob = { x: 1, y: 2 } as unknown as FrameFeatures['blobs'][number];
+    const features = Array.from(
+      { length: 90 },
+      (_, i) => ({ index: i, shiftResidual: 1, dx: 0, dy: 0, sx: 0, sy: 0, ss: 1, blobs: [blob], motion: new Uint8Array([3, 4]) }) as unknown as FrameFeatures,
+    );
+    // the cut: the shift search's best match to the other scene's last frame
+    Object.assign(features[30], { shiftResidual: 180, dx: -4, dy: 32, sx: -4.98, sy: 30.93, ss: 1.004 });
+    Object.assign(features[31], { dx: 1, sx: 0.7 });
+    // the camera turns a little in the scene: 4 px
+    for (const i of [32, 33, 34]) Object.assign(features[i], { dx: 1, sx: 1 });
     const rgb = new Uint8Array(3);
     const input = {
       features,
       samples: [0, 40, 70].map((index) => ({ index, rgb })),
-      rimSamples: [{ index: 45, rims: [] }],
-      viewSamples: [{ index: 30, rgb }],
+      rimSamples: [45, 75].map((index) => ({ index, rims: [] })),
+      viewSamples: [{ index: 40, rgb }],
       width: 640,
       height: 360,
       fps: FPS,
@@ -77,9 +86,30 @@ describe('sceneInput: a scene finished on its own', () => {
     const s = sceneInput(input, { from: 30, to: 60 });
     expect(s.features.map((f) => f.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(s.features[0]).not.toBe(features[30]);
+    // no camera motion into the scene's first frame; the frames after it keep theirs
+    expect(s.features[0]).toMatchObject({ dx: 0, dy: 0, sx: 0, sy: 0, ss: 1, shiftResidual: 180 });
+    expect(s.features[1]).toMatchObject({ dx: 1, sx: 0.7 });
+    expect(features[30]).toMatchObject({ dx: -4, sy: 30.93 });
+    // the frames on either side of a cut keep no blobs and no motion; the others keep theirs
+    for (const i of [0, 29]) {
+      expect(s.features[i].blobs).toEqual([]);
+      expect([...s.features[i].motion]).toEqual([0, 0]);
+    }
+    expect(s.features[1].blobs).toHaveLength(1);
+    expect([...s.features[28].motion]).toEqual([3, 4]);
+    expect(features[30].blobs).toHaveLength(1);
+    // the clip's own first and last frames are no cut
+    const first = sceneInput(input, { from: 0, to: 30 });
+    expect(first.features[0].blobs).toHaveLength(1);
+    expect(first.features[29].blobs).toEqual([]);
+    const end = sceneInput(input, { from: 60, to: 90 });
+    expect(end.features[0].blobs).toEqual([]);
+    expect(end.features[29].blobs).toHaveLength(1);
+    // a rim search the shift into the scene started (the scene's own camera still) is not the scene's
+    expect(end.rimSamples).toEqual([]);
     expect(s.samples.map((x) => x.index)).toEqual([10]);
     expect(s.rimSamples!.map((x) => x.index)).toEqual([15]);
-    expect(s.viewSamples!.map((x) => x.index)).toEqual([0]);
+    expect(s.viewSamples!.map((x) => x.index)).toEqual([10]);
     expect(s.durationSeconds).toBe(1);
     expect(features[30].index).toBe(30);
   });
@@ -184,21 +214,20 @@ describe('joinScenes', () => {
 });
 
 describe('sceneSampleFrames: the samples a scene of a clip of several gets', () => {
-  it('asks for the frames a clip of the scene’s length would sample, that the clip’s samples lack', () => {
-    // a 10 s scene (samples every 0.5 s: 20) and a 60 s one (24, every 2.5 s); the clip's samples every 30 frames
+  it('asks for SCENE_MIN_SAMPLES frames spread over a scene that has fewer, none for a scene that has enough', () => {
+    // a 2 s scene (4 samples at most: one per 0.5 s), a 10 s one and a 60 s one; the clip's samples every 150 frames
     const scenes = [
-      { from: 0, to: 300 },
-      { from: 300, to: 2100 },
+      { from: 0, to: 60 },
+      { from: 60, to: 360 },
+      { from: 360, to: 2160 },
     ];
-    const sampled = Array.from({ length: 70 }, (_, k) => ({ index: k * 30 }));
+    const sampled = Array.from({ length: 15 }, (_, k) => ({ index: k * 150 }));
     const want = sceneSampleFrames(sampled, scenes, FPS);
-    expect(want.filter((f) => f < 300)).toEqual([15, 45, 75, 105, 135, 165, 195, 225, 255, 285]);
-    const second = want.filter((f) => f >= 300);
-    expect(second.length).toBeGreaterThan(0);
-    // with the clip's own samples, each scene has at least SCENE_SAMPLES or one per SCENE_SAMPLE_EVERY_S
-    const all = new Set([...sampled.map((s) => s.index), ...want]);
-    expect([...all].filter((f) => f >= 300 && f < 2100).length).toBeGreaterThanOrEqual(SCENE_SAMPLES);
-    expect(want.every((f) => !sampled.some((s) => s.index === f))).toBe(true);
+    expect(want.filter((f) => f < 60)).toEqual([7, 22, 37, 52]);
+    expect(want.filter((f) => f >= 60 && f < 360)).toEqual([78, 116, 153, 191, 228, 266, 303, 341]);
+    // the 60 s scene holds 12 of the clip's samples
+    expect(want.filter((f) => f >= 360)).toEqual([]);
+    expect(SCENE_MIN_SAMPLES).toBe(8);
   });
 
   it('asks for nothing for a clip of one scene', () => {

@@ -1,5 +1,6 @@
 import type { CourtEnd } from './court-ends';
 import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
+import { RUN } from './extract';
 import type { FrameFeatures } from './frame-features';
 import { asOnePlayer, isOnePlayerSession } from './players';
 import type { ActionRecord, AnalysisOutcome } from './types';
@@ -64,14 +65,19 @@ export function findScenes(features: FrameFeatures[], fps: number): Scene[] {
   return scenesOf(features.length, findCuts(features.map((f) => f.shiftResidual), fps), fps);
 }
 
-/** Sampled frames a scene gets at most, and their least spacing (seconds): as the extraction samples a whole clip (`extract.ts`). */
-export const SCENE_SAMPLES = 24;
+/**
+ * Sampled frames a scene of a clip of several has at least (fewer for a scene shorter than this many times
+ * {@link SCENE_SAMPLE_EVERY_S}): the hoop, rim and court searches and the shooters' background read them (a still
+ * camera's background from 5).
+ */
+export const SCENE_MIN_SAMPLES = 8;
 export const SCENE_SAMPLE_EVERY_S = 0.5;
 
 /**
- * The frames to decode again so that each scene of a clip of several has the sampled frames a clip of its length would
- * have (the hoop, rim and court searches and the shooters' background read them): the extraction spreads its samples
- * over the whole clip, so a short scene may hold one or none. Empty for a clip of one scene.
+ * The frames to decode again so that each scene of a clip of several has {@link SCENE_MIN_SAMPLES} sampled frames: the
+ * extraction spreads its samples over the whole clip, so a short scene may hold one or none. A scene that has enough
+ * asks for none (each frame asked for costs a seek and the decode from the key frame before it). Empty for a clip of
+ * one scene.
  */
 export function sceneSampleFrames(sampled: Array<{ index: number }>, scenes: Scene[], fps: number): number[] {
   if (scenes.length < 2) return [];
@@ -79,25 +85,57 @@ export function sceneSampleFrames(sampled: Array<{ index: number }>, scenes: Sce
   const out: number[] = [];
   for (const sc of scenes) {
     const len = sc.to - sc.from;
-    const step = Math.max(1, Math.round(Math.max(SCENE_SAMPLE_EVERY_S * fps, len / SCENE_SAMPLES)));
-    for (let f = sc.from; f < sc.to; f += step) if (!have.has(f)) out.push(f);
+    const n = Math.min(SCENE_MIN_SAMPLES, Math.max(1, Math.floor(len / (SCENE_SAMPLE_EVERY_S * fps))));
+    if (sampled.filter((s) => s.index >= sc.from && s.index < sc.to).length >= n) continue;
+    for (let k = 0; k < n; k++) {
+      const f = sc.from + Math.floor(((k + 0.5) * len) / n);
+      if (!have.has(f)) out.push(f);
+    }
   }
   return out;
 }
 
-/** The finishing input of one scene: its frames, renumbered from 0, and the samples taken in it. */
+/**
+ * The finishing input of one scene: its frames, renumbered from 0, and the samples taken in it. The frames at a cut
+ * were measured against the other scene's: the first frame's camera motion is the shift search's best match to the
+ * other scene's last frame (kept, it moved the scene's whole path by tens of pixels), and the motion mask of the frames
+ * on either side of the cut — a pixel moves when it differs from the frame before and the frame after — had only one
+ * neighbour of its own scene, so it kept where the ball was a frame before as well as where it is (a short real clip
+ * joined before another took such a ghost for a flight, and its hoop for another). Those frames get no camera motion,
+ * no blobs and no motion.
+ */
 export function sceneInput(input: FinishInput, scene: Scene): FinishInput {
   const inScene = <T extends { index: number }>(xs: T[] | undefined) =>
     (xs ?? []).filter((x) => x.index >= scene.from && x.index < scene.to).map((x) => ({ ...x, index: x.index - scene.from }));
+  const last = scene.to - scene.from - 1;
+  const features = input.features.slice(scene.from, scene.to).map((f, i) => {
+    const g = { ...f, index: f.index - scene.from };
+    if (i === 0) Object.assign(g, { dx: 0, dy: 0, sx: 0, sy: 0, ss: 1 });
+    if ((i === 0 && scene.from > 0) || (i === last && scene.to < input.features.length)) Object.assign(g, { blobs: [], motion: new Uint8Array(f.motion.length) });
+    return g;
+  });
+  // The extraction searches a frame for rims (and keeps some as view samples) while the camera moves: when a run of
+  // frames shifted 3 px or more in the 3 s before it (`extract.ts#searchesRims`). The shift into the scene's first
+  // frame started such searches in a still scene; only those the scene's own motion asks for are kept (a rim search
+  // makes a camera a moving one: `finish.ts#movingHoops`).
+  const shifted = [0];
+  for (const f of features) shifted.push(shifted[shifted.length - 1] + Math.abs(f.dx) + Math.abs(f.dy));
+  const window = Math.round(RIM_SEARCH_AFTER_MOVE_S * input.fps) + RUN;
+  const moving = (x: { index: number }) => shifted[x.index] - shifted[Math.max(0, x.index - window)] >= RIM_SEARCH_SHIFT_PX;
   return {
     ...input,
-    features: input.features.slice(scene.from, scene.to).map((f) => ({ ...f, index: f.index - scene.from })),
+    features,
     samples: inScene(input.samples),
-    rimSamples: inScene(input.rimSamples),
-    viewSamples: inScene(input.viewSamples),
+    rimSamples: inScene(input.rimSamples).filter(moving),
+    viewSamples: inScene(input.viewSamples).filter(moving),
     durationSeconds: (scene.to - scene.from) / input.fps,
   };
 }
+
+/** The extraction's rule for rim searches (`extract.ts#searchesRims`): a run of frames that shifted this many pixels … */
+const RIM_SEARCH_SHIFT_PX = 3;
+/** … ends at most this many seconds before the frame searched. */
+const RIM_SEARCH_AFTER_MOVE_S = 3;
 
 /** Outcomes from the most to the least found: the clip's is its best scene's. */
 const OUTCOME_ORDER: AnalysisOutcome[] = ['ok', 'no_shots', 'no_hoops', 'no_court'];
