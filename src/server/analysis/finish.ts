@@ -44,6 +44,8 @@ export interface FinishOutput {
   placement?: ShotPlacement[];
   /** The end of the court of each hoop record, by hoop id (input of the team step, not an artifact; see `court-ends.ts`). */
   ends?: CourtEnd[];
+  /** The stretches of one recording, `[start, end]` in seconds, of a clip cut together from several (`scenes.ts`); absent for a clip of one. */
+  scenes?: Array<[number, number]>;
 }
 
 /** A ball position in a frame, image pixels of the analysis frame. */

@@ -1,7 +1,7 @@
 /**
  * Entry point of an analysis run in its own process (used by the processing pipeline):
  * `node --import tsx src/server/analysis/job.ts <video> <out-dir> <options-json>`.
- * Writes the four artifact files and `result.json` (run version, outcome, video) to
+ * Writes the four artifact files and `result.json` (run version, outcome, video, scenes) to
  * `out-dir`, and reports progress on stdout as `progress <0..1>` lines.
  */
 import { writeFile } from 'node:fs/promises';
@@ -37,7 +37,10 @@ async function main() {
     },
   });
   await writeArtifacts(result, outDir);
-  await writeFile(join(outDir, 'result.json'), JSON.stringify({ runVersion: result.runVersion, outcome: result.outcome, video: result.video, stats: result.stats }));
+  await writeFile(
+    join(outDir, 'result.json'),
+    JSON.stringify({ runVersion: result.runVersion, outcome: result.outcome, video: result.video, stats: result.stats, scenes: result.scenes ?? null }),
+  );
 }
 
 main().then(

@@ -92,6 +92,15 @@ describe('a video cut together from three recordings', () => {
     expect(joined.outcome).toBe('ok');
   });
 
+  it('reports the recordings’ stretches (the highlights keep within them), none for a recording alone', () => {
+    expect(joined.scenes).toHaveLength(PIECES.length);
+    joined.scenes!.forEach(([from, to], k) => {
+      expect(Math.abs(from - starts[k])).toBeLessThanOrEqual(0.05);
+      expect(Math.abs(to - (starts[k + 1] ?? joined.video.durationSeconds))).toBeLessThanOrEqual(0.1);
+    });
+    for (const piece of alone) expect(piece.scenes).toBeUndefined();
+  });
+
   it('names only players (tracks) the clusters list, across the cuts', () => {
     const ids = new Set(joined.clusters.map((c) => c.track_id));
     expect(ids.size).toBe(joined.clusters.length);

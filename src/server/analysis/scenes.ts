@@ -217,6 +217,7 @@ export function finishScenes(input: FinishInput, scenes: Scene[] = findScenes(in
   if (scenes.length === 1) return finishAnalysis(input);
   const parts = scenes.map((scene) => ({ scene, out: finishAnalysis(sceneInput(input, scene)) }));
   const out = joinScenes(parts, input.fps);
+  out.scenes = scenes.map((sc) => [Math.round((sc.from / input.fps) * 1e4) / 1e4, Math.round((sc.to / input.fps) * 1e4) / 1e4]);
   // one player's session: the scenes' players are one person
   if (isOnePlayerSession(input.options) && out.actions.some((a) => a.type === 'shot')) ({ actions: out.actions, clusters: out.clusters } = asOnePlayer(out.actions, out.clusters));
   return out;

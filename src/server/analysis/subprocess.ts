@@ -12,6 +12,8 @@ export interface SubprocessResult {
    * says for a file cut short, which is what a session is charged for. Null when not reported.
    */
   decodedSeconds: number | null;
+  /** The stretches of one recording (`[start, end]`, seconds) of a video cut together from several; null for a video of one. */
+  scenes: Array<[number, number]> | null;
   /** Paths of the four JSONL artifacts. */
   files: Record<'actions' | 'balls' | 'hoops' | 'clusters', string>;
 }
@@ -63,6 +65,7 @@ export function analyseInSubprocess(
         ok({
           ...summary,
           decodedSeconds: stats?.frames && stats.analysisFps ? stats.frames / stats.analysisFps : null,
+          scenes: summary.scenes ?? null,
           files: {
             actions: join(outDir, 'actions.jsonl'),
             balls: join(outDir, 'balls.jsonl'),

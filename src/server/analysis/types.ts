@@ -165,6 +165,8 @@ export interface AnalysisResult {
   makeEvidence?: FinishOutput['evidence'];
   /** Diagnostics (not an artifact): how each shot was placed on the court, in the order of the shot actions. */
   placement?: FinishOutput['placement'];
+  /** The stretches of one recording, `[start, end]` in seconds, of a video cut together from several; absent for a video of one. */
+  scenes?: Array<[number, number]>;
 }
 
 /** Diagnostics of a run. */

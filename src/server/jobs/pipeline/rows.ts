@@ -20,11 +20,12 @@ export interface ClipSpec {
 /**
  * Turns a derivation into database rows with fresh ids (shots, one highlight per shot,
  * players, totals), the clip windows to cut and the moments to picture each player at. Runs once, inside a memoised step, so a
- * retried pipeline reuses the same ids.
+ * retried pipeline reuses the same ids. A video cut together from several recordings (`scenes`, the analyser's) keeps
+ * each highlight within the recording of its shot: a clip does not run on into another camera's picture.
  */
 export function buildSessionRows(
   derived: DerivedSession,
-  opts: { durationSeconds: number; balls: Array<{ t: number; x: number; y: number }>; hoop?: [number, number] | null },
+  opts: { durationSeconds: number; balls: Array<{ t: number; x: number; y: number }>; hoop?: [number, number] | null; scenes?: Array<[number, number]> | null },
 ): { rows: CompletedRows; clips: ClipSpec[]; moments: PlayerMoment[] } {
   const playerIdByTrack = new Map(derived.players.map((p) => [p.track, newId('player')]));
   const pid = (track: number | null) => (track === null ? null : (playerIdByTrack.get(track) ?? null));
@@ -43,8 +44,9 @@ export function buildSessionRows(
   for (const s of derived.shots) {
     const shotId = newId('shot');
     const highlightId = newId('highlight');
-    const start = Math.max(0, s.startSeconds - CLIP_LEAD_SECONDS);
-    const end = Math.min(opts.durationSeconds, Math.max(s.endSeconds, s.rimSeconds) + CLIP_TAIL_SECONDS);
+    const scene = opts.scenes?.find(([from, to]) => s.startSeconds >= from && s.startSeconds < to);
+    const start = Math.max(0, scene?.[0] ?? 0, s.startSeconds - CLIP_LEAD_SECONDS);
+    const end = Math.min(opts.durationSeconds, scene?.[1] ?? Infinity, Math.max(s.endSeconds, s.rimSeconds) + CLIP_TAIL_SECONDS);
     const round = (v: number) => Math.round(v * 1000) / 1000;
     shots.push({
       id: shotId,

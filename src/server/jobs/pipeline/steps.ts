@@ -294,7 +294,7 @@ export async function analyseAndDerive(db: Database, sessionId: string, original
   if (derived.shots.length === 0) throw new ProcessingFailure('no_shots', 'No shot attempts were found in this video.');
   // a file cut short decodes fewer seconds than its container names: those are what it holds
   const measured = result.decodedSeconds !== null ? Math.min(durationSeconds, result.decodedSeconds) : durationSeconds;
-  const built = buildSessionRows(derived, { durationSeconds: measured, balls });
+  const built = buildSessionRows(derived, { durationSeconds: measured, balls, scenes: result.scenes });
   await recordProgress(db, sessionId, 'rendering', 66);
   return { runVersion: result.runVersion, artifacts, measuredSeconds: measured, ...built };
 }
