@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   }
   const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
   if (values.json) {
-    console.log(JSON.stringify({ outcome: res.outcome, shots, stats: res.stats }, null, 2));
+    console.log(JSON.stringify({ outcome: res.outcome, shots, stats: res.stats, ...(res.scenes ? { scenes: res.scenes } : {}) }, null, 2));
     return;
   }
   const s = res.stats;
@@ -54,6 +54,8 @@ async function main(): Promise<void> {
       `analysed at ${s.analysisWidth}x${s.analysisHeight} ${s.analysisFps.toFixed(1)} fps in ${(s.wallMs / 1000).toFixed(1)} s (${(res.video.durationSeconds / (s.wallMs / 1000)).toFixed(1)}x real time); estimated speed-up ${s.timeScale.toFixed(2)}; peak memory ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GiB`,
     );
   }
+  // a video cut together from several recordings is analysed scene by scene (scenes.ts)
+  if (res.scenes) console.log(`scenes: ${res.scenes.length} (${res.scenes.map(([a, b]) => `${a.toFixed(1)}–${b.toFixed(1)} s`).join(', ')})`);
   const teamOf = new Map(res.clusters.map((c) => [c.track_id, c.team]));
   const team = (x: ShotAction) => (x.shooter_track === null ? null : (teamOf.get(x.shooter_track) ?? null));
   const made = shots.filter((x) => x.made).length;
