@@ -43,6 +43,11 @@ export const MAX_VIEW_SAMPLES = 120;
 /** Frames per worker task: longer runs repeat less context work (2 frames per run). */
 export const RUN = 24;
 
+/** A frame is searched for rims while the camera moves: when a run that ends at most this many seconds before it … */
+export const RIM_SEARCH_AFTER_MOVE_S = 3;
+/** … shifted (Σ |dx| + |dy| over its frames) this many pixels or more. */
+export const RIM_SEARCH_SHIFT_PX = 3;
+
 /** A video shorter than this (seconds) is decoded in one piece: a part's seek costs up to a key-frame interval of decoding. */
 export const SPLIT_MIN_SECONDS = 40;
 
@@ -161,7 +166,7 @@ export async function extractFeatures(
         results[slot] = r;
         const n = packedLength(r);
         const { shift, lastIndex } = packedFrameShift(r);
-        runs[slot].moved = { moving: shift >= 3 && n > 0, lastIndex };
+        runs[slot].moved = { moving: shift >= RIM_SEARCH_SHIFT_PX && n > 0, lastIndex };
         releaseHeld();
         done += n;
         opts.onProgress?.(Math.min(1, done / expected));
@@ -195,12 +200,12 @@ export async function extractFeatures(
    */
   const searchesRims = (x: number): boolean | undefined => {
     const hi = Math.floor((x - 1) / RUN) - 1;
-    const lo = Math.max(0, Math.ceil((x - 3 * rimStep) / RUN) - 1);
+    const lo = Math.max(0, Math.ceil((x - RIM_SEARCH_AFTER_MOVE_S * rimStep) / RUN) - 1);
     let search = false;
     for (let k = lo; k <= hi; k++) {
       const run = runs[k];
       if (!run?.moved) return undefined;
-      if (run.last < x && run.moved.moving && run.moved.lastIndex + 3 * rimStep >= x) search = true;
+      if (run.last < x && run.moved.moving && run.moved.lastIndex + RIM_SEARCH_AFTER_MOVE_S * rimStep >= x) search = true;
     }
     return search;
   };

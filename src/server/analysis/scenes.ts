@@ -1,6 +1,5 @@
-import type { CourtEnd } from './court-ends';
 import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
-import { RUN } from './extract';
+import { RIM_SEARCH_AFTER_MOVE_S, RIM_SEARCH_SHIFT_PX, RUN } from './extract';
 import type { FrameFeatures } from './frame-features';
 import { asOnePlayer, isOnePlayerSession } from './players';
 import type { ActionRecord, AnalysisOutcome } from './types';
@@ -115,7 +114,7 @@ export function sceneInput(input: FinishInput, scene: Scene): FinishInput {
     return g;
   });
   // The extraction searches a frame for rims (and keeps some as view samples) while the camera moves: when a run of
-  // frames shifted 3 px or more in the 3 s before it (`extract.ts#searchesRims`). The shift into the scene's first
+  // frames shifted 3 px or more in the 3 s before it (`extract.ts#searchesRims`, `RIM_SEARCH_SHIFT_PX`). The shift into the scene's first
   // frame started such searches in a still scene; only those the scene's own motion asks for are kept (a rim search
   // makes a camera a moving one: `finish.ts#movingHoops`).
   const shifted = [0];
@@ -132,10 +131,8 @@ export function sceneInput(input: FinishInput, scene: Scene): FinishInput {
   };
 }
 
-/** The extraction's rule for rim searches (`extract.ts#searchesRims`): a run of frames that shifted this many pixels … */
-const RIM_SEARCH_SHIFT_PX = 3;
-/** … ends at most this many seconds before the frame searched. */
-const RIM_SEARCH_AFTER_MOVE_S = 3;
+/** Seconds as the records give them (4 decimals, as `finish.ts`). */
+const seconds = (v: number) => Math.round(v * 1e4) / 1e4;
 
 /** Outcomes from the most to the least found: the clip's is its best scene's. */
 const OUTCOME_ORDER: AnalysisOutcome[] = ['ok', 'no_shots', 'no_hoops', 'no_court'];
@@ -154,7 +151,7 @@ export function joinScenes(parts: Array<{ scene: Scene; out: FinishOutput }>, fp
   let longest = -1;
   for (const { scene, out: o } of parts) {
     const dt = scene.from / fps;
-    const t = (v: number) => Math.round((v + dt) * 1e4) / 1e4;
+    const t = (v: number) => seconds(v + dt);
     const track = (id: number | null) => (id === null ? null : id + trackBase);
     const shotIds = new Map<string, string>();
     const shots = o.actions.filter((a) => a.type === 'shot');
@@ -166,8 +163,7 @@ export function joinScenes(parts: Array<{ scene: Scene; out: FinishOutput }>, fp
     out.evidence.push(...o.evidence.map((e) => (e.anchorFrame >= 0 ? { ...e, anchorFrame: e.anchorFrame + scene.from } : e)));
     out.moments!.push(...(o.moments ?? []).map((m) => ({ pass: m.pass.map((p) => ({ ...p, frame: p.frame + scene.from })), ...(m.rebound ? { rebound: m.rebound.map((p) => ({ ...p, frame: p.frame + scene.from })) } : {}) })));
     out.placement!.push(...(o.placement ?? []));
-    const ends: CourtEnd[] = o.hoops.map((h) => (withEnds === 1 ? (o.ends?.[h.id] ?? null) : null));
-    o.hoops.forEach((h, k) => (out.ends![h.id + hoopBase] = ends[k]));
+    for (const h of o.hoops) out.ends![h.id + hoopBase] = withEnds === 1 ? (o.ends?.[h.id] ?? null) : null;
     if (OUTCOME_ORDER.indexOf(o.outcome) < OUTCOME_ORDER.indexOf(out.outcome)) out.outcome = o.outcome;
     if (scene.to - scene.from > longest) {
       longest = scene.to - scene.from;
@@ -217,7 +213,7 @@ export function finishScenes(input: FinishInput, scenes: Scene[] = findScenes(in
   if (scenes.length === 1) return finishAnalysis(input);
   const parts = scenes.map((scene) => ({ scene, out: finishAnalysis(sceneInput(input, scene)) }));
   const out = joinScenes(parts, input.fps);
-  out.scenes = scenes.map((sc) => [Math.round((sc.from / input.fps) * 1e4) / 1e4, Math.round((sc.to / input.fps) * 1e4) / 1e4]);
+  out.scenes = scenes.map((sc) => [seconds(sc.from / input.fps), seconds(sc.to / input.fps)]);
   // one player's session: the scenes' players are one person
   if (isOnePlayerSession(input.options) && out.actions.some((a) => a.type === 'shot')) ({ actions: out.actions, clusters: out.clusters } = asOnePlayer(out.actions, out.clusters));
   return out;
