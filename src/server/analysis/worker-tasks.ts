@@ -36,7 +36,7 @@ export function runTask(task: WorkerTask): WorkerResult | Promise<WorkerResult> 
 
 /**
  * The finishing stage and the team step. A clip cut together from several recordings is finished scene by scene
- * (`scenes.ts`), each scene given the sampled frames a clip of its length would have, decoded again from the video.
+ * (`scenes.ts`); a scene the clip's samples leave too few gets more, decoded again from the video (`sceneSampleFrames`).
  */
 async function finishTask(task: FinishTaskInput): Promise<FinishOutput> {
   const { videoPath, sourcePixels, hdr, ...input } = task;
