@@ -13,7 +13,7 @@ const GH = 24;
 function frame(index: number, busy: number): FrameFeatures {
   const motion = new Uint8Array(GW * GH);
   for (const [gx, gy] of [[30, 4], [31, 4], [33, 10], [36, 20]]) motion[gy * GW + gx] = busy;
-  return { index, dx: 0, dy: 0, shiftResidual: 0, sx: 0, sy: 0, ss: 1, blobs: busy ? [{ x: 250, y: 40, x0: 240, y0: 32, x1: 260, y1: 48, area: busy, ballColour: 0, skin: 0, torso: null }] as unknown as FrameFeatures['blobs'] : [], motion, gridW: GW, gridH: GH };
+  return { index, dx: 0, dy: 0, shiftResidual: 0, sx: 0, sy: 0, ss: 1, blobs: busy ? [{ x: 250, y: 40, x0: 240, y0: 32, x1: 260, y1: 48, area: busy, ballColour: 0, skin: 0, torso: null }] as unknown as FrameFeatures['blobs'] : [], motion, gridW: GW, gridH: GH, thumb: new Uint8Array(0), thumbW: 0 };
 }
 
 /** The clip shown at half speed the way a slowed file is made: every picture twice; the repeat has no motion. */
@@ -87,6 +87,8 @@ describe('features kept by the extraction and unpacked for the finishing stage',
     motion: Uint8Array.from({ length: GW * GH }, () => (rand() < 0.1 ? 4 : 0)),
     gridW: GW,
     gridH: GH,
+    thumb: Uint8Array.from({ length: 16 * 9 }, () => Math.floor(rand() * 256)),
+    thumbW: 16,
   }));
   const pack = (): PackedFeatures[] => [packFeatures(frames.slice(0, 24)), packFeatures(frames.slice(24, 48)), packFeatures(frames.slice(48))];
 

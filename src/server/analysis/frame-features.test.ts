@@ -10,6 +10,7 @@ import {
   packedLength,
   sameImage,
   smallGray,
+  thumbnail,
   toRgb,
   unpackFeatures,
   usableBlob,
@@ -420,6 +421,33 @@ describe('packed features', () => {
     const runs = [packFeatures(feats.slice(0, half)), packFeatures(feats.slice(half))];
     expect(runs.map(packedLength)).toEqual([half, feats.length - half]);
     expect(unpackFeatures(runs)).toEqual(feats);
+    expect(feats.every((f) => f.thumb.length > 0)).toBe(true);
+  });
+});
+
+describe('thumbnail', () => {
+  it('is the mean grey of square cells, 16 on the long side', () => {
+    // left half grey 200, right half: rows alternating 0 and 90 (mean 45)
+    const f = frame([0, 0, 0], (x, y) => (x < W / 2 ? [190, 200, 210] : y % 2 ? [90, 90, 90] : [0, 0, 0]));
+    const { thumb, thumbW } = thumbnail(smallGray(f, W, H));
+    // 160 × 96 → small 40 × 24 → cells of 2 small pixels: 20 × 12
+    expect(thumbW).toBe(20);
+    expect(thumb.length).toBe(20 * 12);
+    expect(thumb[0]).toBe(200);
+    expect(thumb[9]).toBe(200);
+    // smallGray reads rows 0 and 2 of each 4-row block (both even: 0), so the right half reads 0
+    expect(thumb[10]).toBe(0);
+    expect(thumb[20 * 12 - 1]).toBe(0);
+  });
+
+  it('reads a portrait frame with 16 cells on its height', () => {
+    const w = 96;
+    const h = 160;
+    const f = new Uint8Array(w * h * 3).fill(120);
+    const { thumb, thumbW } = thumbnail(smallGray(f, w, h));
+    expect(thumbW).toBe(12);
+    expect(thumb.length / thumbW).toBe(20);
+    expect(new Set(thumb)).toEqual(new Set([120]));
   });
 });
 

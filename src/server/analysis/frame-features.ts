@@ -139,6 +139,13 @@ export interface FrameFeatures {
   motion: Uint8Array;
   gridW: number;
   gridH: number;
+  /**
+   * The picture in brief: mean grey (0–255, the mean of the three channels; luma on YUV) over square cells of
+   * {@link THUMB_CELLS} on the frame's long side, row-major, `thumbW` cells a row. Two recordings faded or dissolved
+   * into each other are told from it (`scenes.ts#findDissolves`): the frames between are mixes of the two pictures.
+   */
+  thumb: Uint8Array;
+  thumbW: number;
 }
 
 /** Side of one motion-grid cell in pixels. */
@@ -190,6 +197,29 @@ export function smallGray(rgb: Uint8Array, width: number, height: number, fmt: F
     }
   }
   return { data, w, h };
+}
+
+/** Cells of a frame's thumbnail ({@link FrameFeatures.thumb}) on its long side. */
+export const THUMB_CELLS = 16;
+
+/** A frame's thumbnail ({@link FrameFeatures.thumb}) from its small grey image: cells of whole small pixels, the edges' remainders left out. */
+export function thumbnail(small: SmallGray): { thumb: Uint8Array; thumbW: number } {
+  const cell = Math.max(1, Math.floor(Math.max(small.w, small.h) / THUMB_CELLS));
+  const tw = Math.floor(small.w / cell);
+  const th = Math.floor(small.h / cell);
+  const thumb = new Uint8Array(tw * th);
+  const k = 1 / (3 * cell * cell);
+  for (let ty = 0; ty < th; ty++) {
+    for (let tx = 0; tx < tw; tx++) {
+      let s = 0;
+      for (let y = ty * cell; y < (ty + 1) * cell; y++) {
+        const o = y * small.w;
+        for (let x = tx * cell; x < (tx + 1) * cell; x++) s += small.data[o + x];
+      }
+      thumb[ty * tw + tx] = clamp255(s * k);
+    }
+  }
+  return { thumb, thumbW: tw };
 }
 
 /**
@@ -1312,6 +1342,7 @@ export function computeRun(
       motion: grid,
       gridW,
       gridH,
+      ...thumbnail(smalls[i]),
     });
   }
   return out;
@@ -1373,31 +1404,37 @@ const SAME_BLOCKS_PER_PASS = 128;
  * (which cost more than computing them); {@link unpackFeatures} restores the exact objects.
  */
 export interface PackedFeatures {
-  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH, sx, sy, ss. */
+  /** Per frame, {@link FRAME_FIELDS} values: index, dx, dy, shiftResidual, blob count, gridW, gridH, sx, sy, ss, thumbW, thumb length. */
   frames: Float64Array;
   /** Per blob, {@link BLOB_FIELDS} values in {@link MotionBlob} order. */
   blobs: Float64Array;
   /** The frames' motion grids, concatenated. */
   motion: Uint8Array;
+  /** The frames' thumbnails, concatenated. */
+  thumbs: Uint8Array;
 }
 
-const FRAME_FIELDS = 10;
+const FRAME_FIELDS = 12;
 const BLOB_FIELDS = 15;
 
 /** Packs features (see {@link PackedFeatures}); the buffers can be transferred. */
 export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
   let nb = 0;
   let nm = 0;
+  let nt = 0;
   for (const f of feats) {
     nb += f.blobs.length;
     nm += f.motion.length;
+    nt += f.thumb.length;
   }
   const frames = new Float64Array(feats.length * FRAME_FIELDS);
   const blobs = new Float64Array(nb * BLOB_FIELDS);
   const motion = new Uint8Array(nm);
+  const thumbs = new Uint8Array(nt);
   let p = 0;
   let q = 0;
   let m = 0;
+  let t = 0;
   for (const f of feats) {
     frames[p++] = f.index;
     frames[p++] = f.dx;
@@ -1409,6 +1446,8 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
     frames[p++] = f.sx;
     frames[p++] = f.sy;
     frames[p++] = f.ss;
+    frames[p++] = f.thumbW;
+    frames[p++] = f.thumb.length;
     for (const b of f.blobs) {
       blobs[q++] = b.x;
       blobs[q++] = b.y;
@@ -1428,8 +1467,10 @@ export function packFeatures(feats: FrameFeatures[]): PackedFeatures {
     }
     motion.set(f.motion, m);
     m += f.motion.length;
+    thumbs.set(f.thumb, t);
+    t += f.thumb.length;
   }
-  return { frames, blobs, motion };
+  return { frames, blobs, motion, thumbs };
 }
 
 /** Number of frames in packed features. */
@@ -1448,9 +1489,10 @@ export function packedFrameShift(p: PackedFeatures): { shift: number; lastIndex:
  */
 export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
   const out: FrameFeatures[] = [];
-  for (const { frames, blobs, motion } of runs) {
+  for (const { frames, blobs, motion, thumbs } of runs) {
     let q = 0;
     let m = 0;
+    let t = 0;
     for (let p = 0; p < frames.length; p += FRAME_FIELDS) {
       const nb = frames[p + 4];
       const gridW = frames[p + 5];
@@ -1488,8 +1530,11 @@ export function unpackFeatures(runs: PackedFeatures[]): FrameFeatures[] {
         motion: motion.subarray(m, m + gridW * gridH),
         gridW,
         gridH,
+        thumb: thumbs.subarray(t, t + frames[p + 11]),
+        thumbW: frames[p + 10],
       });
       m += gridW * gridH;
+      t += frames[p + 11];
     }
   }
   return out;

@@ -69,7 +69,7 @@ export async function finishExtracted(x: ExtractedVideo, options: AnalysisOption
   try {
     const t1 = performance.now();
     const task = x.task;
-    const transfer = how.handOver && 'packed' in task ? [...new Set(task.packed.flatMap((p) => [p.frames.buffer, p.blobs.buffer, p.motion.buffer]))] : [];
+    const transfer = how.handOver && 'packed' in task ? [...new Set(task.packed.flatMap((p) => [p.frames.buffer, p.blobs.buffer, p.motion.buffer, p.thumbs.buffer]))] : [];
     const fin = await pool.run<FinishOutput>({ kind: 'finish', input: { ...task, options } }, transfer as ArrayBuffer[]);
     const finishMs = performance.now() - t1;
     return {

@@ -21,6 +21,7 @@ parentPort?.on('message', (msg: { id: number; task: WorkerTask }) => {
         result.frames.buffer,
         result.blobs.buffer,
         result.motion.buffer,
+        result.thumbs.buffer,
         ...recycle,
       ] as ArrayBuffer[]);
       return;
