@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FinishInput, FinishOutput } from './finish';
 import type { FrameFeatures } from './frame-features';
-import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, findCuts, joinScenes, MIN_SCENE_S, SCENE_MIN_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
+import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, DISSOLVE_MAX_RESIDUAL, findCuts, findDissolves, joinScenes, MIN_SCENE_S, SCENE_MIN_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
 import type { ShotAction } from './types';
 
 const FPS = 30;
@@ -36,6 +36,95 @@ describe('findCuts: one frame whose shift match is far off', () => {
   });
 });
 
+describe('findDissolves: the frames between two recordings are mixes of both', () => {
+  const TW = 16;
+  const TH = 9;
+  /** A deterministic picture: grey cells from a seeded generator, with a little of the seed's texture. */
+  const picture = (seed: number, w = TW): number[] => {
+    let x = seed * 7919 + 1;
+    return Array.from({ length: w * TH }, () => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return 40 + (x % 170);
+    });
+  };
+  const frames = (pics: number[][]) => pics.map((p) => ({ thumb: Uint8Array.from(p.map((v) => Math.max(0, Math.min(255, Math.round(v))))) }));
+  /** Frame-to-frame noise of a recording (compression, players moving a little). */
+  const noisy = (p: number[], i: number) => p.map((v, c) => v + 3 * Math.sin(i * 1.7 + c * 2.3));
+  const mix = (a: number[], b: number[], w: number) => a.map((v, c) => (1 - w) * v + w * b[c]);
+  const A = picture(1);
+  const B = picture(2);
+
+  it('finds a 1-s cross-dissolve, split in its middle', () => {
+    const pics = Array.from({ length: 300 }, (_, i) => (i < 140 ? noisy(A, i) : i >= 170 ? noisy(B, i) : noisy(mix(A, B, (i - 139) / 31), i)));
+    const d = findDissolves(frames(pics), FPS);
+    expect(d).toHaveLength(1);
+    expect(d[0].from).toBeGreaterThanOrEqual(138);
+    expect(d[0].from).toBeLessThanOrEqual(145);
+    expect(d[0].to).toBeGreaterThanOrEqual(165);
+    expect(d[0].to).toBeLessThanOrEqual(172);
+    expect(Math.abs(d[0].at - 155)).toBeLessThanOrEqual(3);
+  });
+
+  it('finds a dip through black and a short dissolve', () => {
+    const pics = Array.from({ length: 400 }, (_, i) => {
+      if (i < 100) return noisy(A, i);
+      if (i < 115) return mix(noisy(A, i), A.map(() => 16), (i - 99) / 15);
+      if (i < 130) return mix(B.map(() => 16), noisy(B, i), (i - 114) / 16);
+      if (i < 250) return noisy(B, i);
+      if (i < 265) return mix(noisy(B, i), picture(3), (i - 249) / 16);
+      return noisy(picture(3), i);
+    });
+    const d = findDissolves(frames(pics), FPS);
+    expect(d.map((x) => x.at)).toHaveLength(2);
+    expect(Math.abs(d[0].at - 115)).toBeLessThanOrEqual(3);
+    expect(Math.abs(d[1].at - 257)).toBeLessThanOrEqual(3);
+  });
+
+  it('takes no camera turning over a wide scene: the frames between are the scene moved, not mixed', () => {
+    const wide = picture(4, 80);
+    const view = (x0: number) => {
+      const out: number[] = [];
+      for (let y = 0; y < TH; y++) {
+        for (let x = 0; x < TW; x++) {
+          const u = x0 + x;
+          const f = Math.floor(u);
+          const v0 = wide[y * 80 + f];
+          const v1 = wide[y * 80 + Math.min(79, f + 1)];
+          out.push(v0 + (u - f) * (v1 - v0));
+        }
+      }
+      return out;
+    };
+    // still, a turn of 60 cells over 2 s, still again
+    const pics = Array.from({ length: 300 }, (_, i) => noisy(view(i < 100 ? 0 : i < 160 ? (i - 100) : 60), i));
+    expect(findDissolves(frames(pics), FPS)).toEqual([]);
+  });
+
+  it('takes no change of exposure, and nothing in one recording', () => {
+    const pics = Array.from({ length: 300 }, (_, i) => noisy(A.map((v) => 128 + (v - 128) * (i < 100 ? 1 : i < 160 ? 1 + (i - 100) / 40 : 2.5)), i));
+    expect(findDissolves(frames(pics), FPS)).toEqual([]);
+    expect(findDissolves(frames(Array.from({ length: 300 }, (_, i) => noisy(A, i))), FPS)).toEqual([]);
+  });
+
+  it('leaves a cut to the cut, and reads nothing next to a flat picture', () => {
+    const cut = Array.from({ length: 300 }, (_, i) => noisy(i < 150 ? A : B, i));
+    expect(findDissolves(frames(cut), FPS, [150])).toEqual([]);
+    // without the cut named, a step between two pictures has no frame mixing them: nothing either
+    expect(findDissolves(frames(cut), FPS)).toEqual([]);
+    const black = Array.from({ length: 300 }, (_, i) => (i < 150 ? A.map(() => 16) : noisy(B, i)));
+    expect(findDissolves(frames(black), FPS)).toEqual([]);
+  });
+
+  it('takes no player walking in front of the lens: the frames between are not mixes of the ends', () => {
+    // a dark shirt covers the columns left of x, x moving from 0 to 10 cells over a second, then staying
+    const covered = (x: number) => A.map((v, c) => (c % TW < x ? 25 : v));
+    const pics = Array.from({ length: 300 }, (_, i) => noisy(covered(i < 140 ? 0 : i < 170 ? (i - 140) / 3 : 10), i));
+    // the change is as large as a dissolve's, yet no mix of the two ends
+    expect(findDissolves(frames(pics), FPS)).toEqual([]);
+    expect(DISSOLVE_MAX_RESIDUAL).toBeLessThan(0.5);
+  });
+});
+
 describe('scenesOf', () => {
   it('cuts the frames into scenes at the cuts', () => {
     expect(scenesOf(300, [100, 200], FPS)).toEqual([
@@ -56,6 +145,23 @@ describe('scenesOf', () => {
       { from: 150, to: 300 },
     ]);
     expect(scenesOf(300, [], FPS)).toEqual([{ from: 0, to: 300 }]);
+  });
+});
+
+describe('scenesOf with dissolves', () => {
+  it('splits a dissolve in its middle, each side keeping its share of the mixed frames', () => {
+    expect(scenesOf(300, [200], FPS, [{ from: 90, to: 120, at: 105 }])).toEqual([
+      { from: 0, to: 105, mixedTail: 15 },
+      { from: 105, to: 200, mixedHead: 15 },
+      { from: 200, to: 300 },
+    ]);
+  });
+
+  it('joins a piece shorter than MIN_SCENE_S after a dissolve to the scene before it, which then ends as the piece does', () => {
+    expect(scenesOf(300, [], FPS, [{ from: 90, to: 120, at: 105 }, { from: 115, to: 125, at: 120 }])).toEqual([
+      { from: 0, to: 120, mixedTail: 5 },
+      { from: 120, to: 300, mixedHead: 5 },
+    ]);
   });
 });
 
@@ -112,6 +218,38 @@ describe('sceneInput: a scene finished on its own', () => {
     expect(s.viewSamples!.map((x) => x.index)).toEqual([10]);
     expect(s.durationSeconds).toBe(1);
     expect(features[30].index).toBe(30);
+  });
+});
+
+describe('sceneInput of a scene between dissolves', () => {
+  it('clears the camera motion, blobs and motion of its mixed frames and takes no sample from them', () => {
+    const blob = { x: 1, y: 2 } as unknown as FrameFeatures['blobs'][number];
+    const features = Array.from(
+      { length: 90 },
+      (_, i) => ({ index: i, shiftResidual: 1, dx: 1, dy: 0, sx: 1, sy: 0, ss: 1, blobs: [blob], motion: new Uint8Array([3, 4]) }) as unknown as FrameFeatures,
+    );
+    const rgb = new Uint8Array(3);
+    const input = {
+      features,
+      samples: [22, 26, 40, 63, 67].map((index) => ({ index, rgb })),
+      rimSamples: [],
+      viewSamples: [],
+      width: 640,
+      height: 360,
+      fps: FPS,
+      durationSeconds: 3,
+      options: {},
+    } as unknown as FinishInput;
+    // frames 20–29 and 60–69 mix two recordings each
+    const s = sceneInput(input, { from: 25, to: 65, mixedHead: 5, mixedTail: 5 });
+    expect(s.features).toHaveLength(40);
+    // the head's 5 mixed frames and the first clean one: no camera motion (the shift from a mixed frame); the tail's 5
+    for (const i of [0, 4, 5, 35, 39]) expect(s.features[i]).toMatchObject({ dx: 0, sx: 0 });
+    for (const i of [6, 20, 34]) expect(s.features[i]).toMatchObject({ dx: 1, sx: 1 });
+    // blobs and motion: the mixed frames and the clean frame next to them (its motion mask read a mixed neighbour)
+    for (const i of [0, 5, 34, 39]) expect(s.features[i].blobs).toEqual([]);
+    for (const i of [6, 33]) expect(s.features[i].blobs).toHaveLength(1);
+    expect(s.samples.map((x) => x.index)).toEqual([15]);
   });
 });
 

@@ -25,10 +25,159 @@ export const CUT_WINDOW_S = 0.5;
 /** A scene shorter than this (seconds) is no scene of its own: it joins the one before it (a cut back and forth, a title card). */
 export const MIN_SCENE_S = 1;
 
-/** Frames `[from, to)` of one scene. */
+/**
+ * Frames `[from, to)` of one scene. A scene that starts or ends in a dissolve has its share of the dissolve's frames
+ * (pictures of both recordings mixed): `mixedHead` frames at its start, `mixedTail` at its end.
+ */
 export interface Scene {
   from: number;
   to: number;
+  mixedHead?: number;
+  mixedTail?: number;
+}
+
+/** Frames `[from, to)` of a video that mix two recordings (a cross-dissolve, a fade through black), the scenes split at `at`. */
+export interface Dissolve {
+  from: number;
+  to: number;
+  at: number;
+}
+
+/**
+ * Dissolves: two recordings faded into each other (a cross-dissolve, a dip through black) have no cut, since the
+ * picture changes a little every frame (the shift residual stays under 18 through a 1-s cross-fade). They are told from
+ * the frames' thumbnails (`FrameFeatures.thumb`, mean grey of 16 cells on the long side, each frame's mean taken off):
+ * over a window of {@link DISSOLVE_HALF_S} each side of a frame, the pictures at the window's two ends are unlike —
+ * the thumbnails, each scaled to unit spread, differ by {@link DISSOLVE_MIN_CHANGE} or more on average — and every frame
+ * between is a mix of the two: a·A + b·B leaves at most {@link DISSOLVE_MAX_RESIDUAL} of the ends' spread (a dissolve:
+ * a + b = 1; a dip: a falls to 0, then b rises). A camera turning, a player walking past the lens or a crowd standing up
+ * change a picture over a second too, but the frames between are not mixes of its ends: they are the scene moved. The
+ * window's ends must show a settled picture each ({@link DISSOLVE_SETTLED}). A window holding a cut is left to the cut, and a window whose end is a flat picture (black, a white wall) reads
+ * nothing. Transitions up to 2 {@link DISSOLVE_HALF_S} long are found; a longer one is not.
+ */
+export const DISSOLVE_HALF_S = 1;
+export const DISSOLVE_MIN_CHANGE = 0.5;
+export const DISSOLVE_MAX_RESIDUAL = 0.25;
+/** A window's end flatter than this (spread of its thumbnail, grey levels) reads nothing. */
+export const DISSOLVE_FLAT = 3;
+/**
+ * A window's ends show one recording each, settled: each end's thumbnail differs by at most {@link DISSOLVE_SETTLED}
+ * (as {@link DISSOLVE_MIN_CHANGE}) from the one {@link DISSOLVE_SETTLED_S} inside the window. A window that ends in the
+ * middle of a change is no window of a dissolve: its end is a mix of the pictures before and after, with whatever else
+ * showed through the change.
+ */
+export const DISSOLVE_SETTLED = 0.15;
+export const DISSOLVE_SETTLED_S = 0.1;
+/** A frame is the first (second) recording's alone when its mix holds 1 ± this of it and ± this of the other. */
+const PURE = 0.15;
+
+/** The thumbnails with each one's mean taken off, and their spreads (root mean square). */
+function centred(features: Array<Pick<FrameFeatures, 'thumb'>>): { z: Float32Array[]; spread: Float64Array } {
+  const z: Float32Array[] = [];
+  const spread = new Float64Array(features.length);
+  features.forEach((f, i) => {
+    const n = f.thumb.length;
+    let m = 0;
+    for (let c = 0; c < n; c++) m += f.thumb[c];
+    m /= Math.max(1, n);
+    const v = new Float32Array(n);
+    let ss = 0;
+    for (let c = 0; c < n; c++) {
+      v[c] = f.thumb[c] - m;
+      ss += v[c] * v[c];
+    }
+    z.push(v);
+    spread[i] = Math.sqrt(ss / Math.max(1, n));
+  });
+  return { z, spread };
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let c = 0; c < a.length; c++) s += a[c] * b[c];
+  return s;
+};
+
+/** The mean difference of two frames' thumbnails, each scaled to unit spread. */
+function changeOf(z: Float32Array[], spread: ArrayLike<number>, a: number, b: number): number {
+  let change = 0;
+  for (let c = 0; c < z[a].length; c++) change += Math.abs(z[a][c] / spread[a] - z[b][c] / spread[b]);
+  return change / Math.max(1, z[a].length);
+}
+
+/**
+ * How a window from frame `a` to frame `b` reads: `change`, the mean difference of the two ends scaled to unit spread;
+ * `residual`, the largest share of the ends' spread a frame between leaves off its best mix of the two; per frame
+ * between, the mix (`mixA`, `mixB`).
+ */
+export function readWindow(z: Float32Array[], spread: ArrayLike<number>, a: number, b: number): { change: number; residual: number; mixA: number[]; mixB: number[] } {
+  const A = z[a];
+  const B = z[b];
+  const n = A.length;
+  const change = changeOf(z, spread, a, b);
+  const aa = dot(A, A);
+  const bb = dot(B, B);
+  const ab = dot(A, B);
+  const det = aa * bb - ab * ab;
+  const scale = Math.sqrt((spread[a] ** 2 + spread[b] ** 2) / 2);
+  let residual = 0;
+  const mixA: number[] = [];
+  const mixB: number[] = [];
+  for (let s = a + 1; s < b; s++) {
+    const v = z[s];
+    if (v.length !== n) return { change, residual: Infinity, mixA, mixB };
+    const av = dot(A, v);
+    const bv = dot(B, v);
+    const x = (bb * av - ab * bv) / det;
+    const y = (aa * bv - ab * av) / det;
+    let e = 0;
+    for (let c = 0; c < n; c++) e += (v[c] - x * A[c] - y * B[c]) ** 2;
+    residual = Math.max(residual, Math.sqrt(e / n) / scale);
+    mixA.push(x);
+    mixB.push(y);
+  }
+  return { change, residual, mixA, mixB };
+}
+
+/** The dissolves of a clip (see {@link DISSOLVE_HALF_S}), none across a cut. */
+export function findDissolves(features: Array<Pick<FrameFeatures, 'thumb'>>, fps: number, cuts: number[] = []): Dissolve[] {
+  const k = Math.max(2, Math.round(DISSOLVE_HALF_S * fps));
+  const m = Math.max(1, Math.round(DISSOLVE_SETTLED_S * fps));
+  const { z, spread } = centred(features);
+  const out: Dissolve[] = [];
+  const cutIn = (a: number, b: number) => cuts.some((c) => c > a && c <= b);
+  // The windows that read as a mix; the one whose ends differ most is taken first (both its ends show one recording
+  // alone), and every window overlapping a taken one is the same transition.
+  const hits: Array<{ t: number; change: number }> = [];
+  for (let t = k; t + k < features.length; t++) {
+    const a = t - k;
+    const b = t + k;
+    const settled = (i: number, j: number) => spread[j] >= DISSOLVE_FLAT && changeOf(z, spread, i, j) <= DISSOLVE_SETTLED;
+    const ends = spread[a] >= DISSOLVE_FLAT && spread[b] >= DISSOLVE_FLAT && z[a].length === z[b].length && z[a].length > 0;
+    if (!ends || cutIn(a, b) || !settled(a, a + m) || !settled(b, b - m)) continue;
+    // the fit only where the ends differ (a few windows of a single recording's clip)
+    const change = changeOf(z, spread, a, b);
+    if (change >= DISSOLVE_MIN_CHANGE && readWindow(z, spread, a, b).residual <= DISSOLVE_MAX_RESIDUAL) hits.push({ t, change });
+  }
+  const taken: number[] = [];
+  for (const { t } of hits.sort((x, y) => y.change - x.change)) {
+    if (taken.some((u) => Math.abs(u - t) < 2 * k)) continue;
+    taken.push(t);
+    const { mixA, mixB } = readWindow(z, spread, t - k, t + k);
+    const mixed: number[] = [];
+    mixA.forEach((x, j) => {
+      const y = mixB[j];
+      const pureA = Math.abs(x - 1) <= PURE && Math.abs(y) <= PURE;
+      const pureB = Math.abs(y - 1) <= PURE && Math.abs(x) <= PURE;
+      if (!pureA && !pureB) mixed.push(t - k + 1 + j);
+    });
+    if (!mixed.length) continue;
+    const from = mixed[0];
+    const to = mixed[mixed.length - 1] + 1;
+    out.push({ from, to, at: Math.round((from + to) / 2) });
+  }
+  out.sort((x, y) => x.from - y.from);
+  return out;
 }
 
 /** The frames that start a new scene, by their shift residuals (see {@link CUT_MIN_RESIDUAL}). */
@@ -45,24 +194,41 @@ export function findCuts(residual: ArrayLike<number>, fps: number): number[] {
   return cuts;
 }
 
-/** The scenes of `frames` frames cut at `cuts`; a piece shorter than {@link MIN_SCENE_S} joins the scene before it (the first, the one after). */
-export function scenesOf(frames: number, cuts: number[], fps: number): Scene[] {
+/**
+ * The scenes of `frames` frames cut at `cuts` and split in the middle of `dissolves` (each side keeps its share of the
+ * dissolve's mixed frames); a piece shorter than {@link MIN_SCENE_S} joins the scene before it (the first, the one after).
+ */
+export function scenesOf(frames: number, cuts: number[], fps: number, dissolves: Dissolve[] = []): Scene[] {
   const min = MIN_SCENE_S * fps;
-  const bounds = [0, ...cuts.filter((c) => c > 0 && c < frames), frames];
+  const bounds = [
+    ...cuts.filter((c) => c > 0 && c < frames).map((at) => ({ at, before: 0, after: 0 })),
+    ...dissolves.filter((d) => d.at > 0 && d.at < frames).map((d) => ({ at: d.at, before: d.at - d.from, after: d.to - d.at })),
+  ].sort((x, y) => x.at - y.at);
+  const edges = [{ at: 0, before: 0, after: 0 }, ...bounds, { at: frames, before: 0, after: 0 }];
   const scenes: Scene[] = [];
-  for (let k = 0; k + 1 < bounds.length; k++) {
-    const s = { from: bounds[k], to: bounds[k + 1] };
+  for (let k = 0; k + 1 < edges.length; k++) {
+    const s: Scene = { from: edges[k].at, to: edges[k + 1].at };
+    if (edges[k].after) s.mixedHead = edges[k].after;
+    if (edges[k + 1].before) s.mixedTail = edges[k + 1].before;
+    if (s.to <= s.from) continue;
     const last = scenes[scenes.length - 1];
-    if (last && (s.to - s.from < min || last.to - last.from < min)) last.to = s.to;
-    else scenes.push(s);
+    if (last && (s.to - s.from < min || last.to - last.from < min)) {
+      last.to = s.to;
+      delete last.mixedTail;
+      if (s.mixedTail) last.mixedTail = s.mixedTail;
+    } else scenes.push(s);
   }
   return scenes.length ? scenes : [{ from: 0, to: frames }];
 }
 
-/** The scenes of a clip from its features. */
+/** The scenes of a clip from its features: cut at its cuts, split in its dissolves. */
 export function findScenes(features: FrameFeatures[], fps: number): Scene[] {
-  return scenesOf(features.length, findCuts(features.map((f) => f.shiftResidual), fps), fps);
+  const cuts = findCuts(features.map((f) => f.shiftResidual), fps);
+  return scenesOf(features.length, cuts, fps, findDissolves(features, fps, cuts));
 }
+
+/** The frames of a scene that show its recording alone: without its share of a dissolve at either end. */
+export const cleanFrames = (sc: Scene): Scene => ({ from: sc.from + (sc.mixedHead ?? 0), to: sc.to - (sc.mixedTail ?? 0) });
 
 /**
  * Sampled frames a scene of a clip of several has at least (fewer for a scene shorter than this many times
@@ -82,7 +248,8 @@ export function sceneSampleFrames(sampled: Array<{ index: number }>, scenes: Sce
   if (scenes.length < 2) return [];
   const have = new Set(sampled.map((s) => s.index));
   const out: number[] = [];
-  for (const sc of scenes) {
+  for (const scene of scenes) {
+    const sc = cleanFrames(scene);
     const len = sc.to - sc.from;
     const n = Math.min(SCENE_MIN_SAMPLES, Math.max(1, Math.floor(len / (SCENE_SAMPLE_EVERY_S * fps))));
     if (sampled.filter((s) => s.index >= sc.from && s.index < sc.to).length >= n) continue;
@@ -104,13 +271,17 @@ export function sceneSampleFrames(sampled: Array<{ index: number }>, scenes: Sce
  * no blobs and no motion.
  */
 export function sceneInput(input: FinishInput, scene: Scene): FinishInput {
+  const clean = cleanFrames(scene);
   const inScene = <T extends { index: number }>(xs: T[] | undefined) =>
-    (xs ?? []).filter((x) => x.index >= scene.from && x.index < scene.to).map((x) => ({ ...x, index: x.index - scene.from }));
+    (xs ?? []).filter((x) => x.index >= clean.from && x.index < clean.to).map((x) => ({ ...x, index: x.index - scene.from }));
   const last = scene.to - scene.from - 1;
+  const head = scene.mixedHead ?? 0;
+  const tail = scene.mixedTail ?? 0;
   const features = input.features.slice(scene.from, scene.to).map((f, i) => {
     const g = { ...f, index: f.index - scene.from };
-    if (i === 0) Object.assign(g, { dx: 0, dy: 0, sx: 0, sy: 0, ss: 1 });
-    if ((i === 0 && scene.from > 0) || (i === last && scene.to < input.features.length)) Object.assign(g, { blobs: [], motion: new Uint8Array(f.motion.length) });
+    // a dissolve's frames: the camera's shift, blobs and motion of two pictures mixed
+    if (i <= head || i > last - tail) Object.assign(g, { dx: 0, dy: 0, sx: 0, sy: 0, ss: 1 });
+    if ((i <= head && scene.from > 0) || (i >= last - tail && scene.to < input.features.length)) Object.assign(g, { blobs: [], motion: new Uint8Array(f.motion.length) });
     return g;
   });
   // The extraction searches a frame for rims (and keeps some as view samples) while the camera moves: when a run of
