@@ -57,7 +57,7 @@ export interface Dissolve {
  */
 export const DISSOLVE_HALF_S = 1;
 export const DISSOLVE_MIN_CHANGE = 0.5;
-export const DISSOLVE_MAX_RESIDUAL = 0.25;
+export const DISSOLVE_MAX_RESIDUAL = 0.12;
 /** A window's end flatter than this (spread of its thumbnail, grey levels) reads nothing. */
 export const DISSOLVE_FLAT = 3;
 /**
