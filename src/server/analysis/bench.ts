@@ -190,6 +190,9 @@ async function benchFolder(set: string, folder: string, rows: Row[], filter?: (c
     };
     rows.push(row);
     printRow(row);
+    // a clip read as several recordings (cuts, dissolves): shown, since in a clip of one recording a split is a false one
+    const scenes = res.scenes ?? [];
+    if (scenes.length > 1) console.log(`    ${scenes.length} scenes: ${scenes.map(([a, b]) => `${a.toFixed(1)}–${b.toFixed(1)} s`).join(', ')}`);
     if (verbose) printShots(clip, res, score);
     recordEvidence(set, clip, res, score);
   }
