@@ -74,7 +74,7 @@ describe('arcs', () => {
         return splitIntoArcs({ id: t, points: pts });
       });
     expect(gravityWindowScale(clip(1), 30, dims)).toBe(1);
-    expect(gravityWindowScale(clip(2), 30, dims)).toBe(1);
+    expect(gravityWindowScale(clip(2), 30, dims)).toBeCloseTo(1, 2);
     const slow = clip(0.5);
     expect(slow.some((a) => isFlightArc(a, 30, dims))).toBe(false);
     const ks = gravityWindowScale(slow, 30, dims);
@@ -86,6 +86,29 @@ describe('arcs', () => {
     const kf = gravityWindowScale(fast, 30, dims);
     expect(kf).toBeCloseTo(2.25, 1);
     expect(estimateTimeScale(fast.filter((a) => isFlightArc(a, 30, dims, kf)), 30, kf)).toBeCloseTo(3, 1);
+  });
+
+  it('moves the window with the speed from 2× up, without a step: a clip reading 2.5× keeps its flights that read 2.9×', () => {
+    const r = 5;
+    const dims = { width: 640, height: 360 };
+    // a throw at a speed-up `k`, 10 frames followed
+    const flight = (t: number, k: number) => {
+      const c = k * k * GRAVITY_NORM_30FPS * r;
+      const pts = Array.from({ length: 10 }, (_, i) => cand(100 * t + i, 100 + 4 * k * i, 300 - 12 * k * i + c * i * i, r));
+      return splitIntoArcs({ id: t, points: pts });
+    };
+    // a 3× clip whose flights read a little slow (perspective, blur), one of them at 2.9× (8.4 g: over the unmoved window's 7)
+    const clip = [flight(0, 2.4), flight(1, 2.5), flight(2, 2.5), flight(3, 2.9)].flat();
+    const k = gravityWindowScale(clip, 30, dims);
+    expect(k).toBeCloseTo((2.5 / 2) ** 2, 1);
+    expect(clip.filter((a) => isFlightArc(a, 30, dims))).toHaveLength(3);
+    expect(clip.filter((a) => isFlightArc(a, 30, dims, k))).toHaveLength(4);
+    // the window grows with the speed read, from 1 at 2×
+    const at = (s: number) => gravityWindowScale([0, 1, 2].flatMap((t) => flight(t, s)), 30, dims);
+    expect(at(1.9)).toBe(1);
+    expect(at(2.2)).toBeGreaterThan(1);
+    expect(at(2.2)).toBeLessThan(at(2.5));
+    expect(at(2.5)).toBeLessThan(at(2.8));
   });
 
   it('reads a fast clip from its short flights when fewer than three are long (3×, each followed for 6 frames)', () => {

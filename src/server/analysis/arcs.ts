@@ -315,9 +315,12 @@ export function typicalSpeed(v: FlightSpeed[]): number {
  * the common 2× clips. A slow-motion clip (0.5×: a quarter of the gravity per frame) or a 3×
  * one has its flights outside it, all of them. So the arcs are first taken with a wide window
  * (0.1–16 g); when the speed of the clean ones (≥ 8 points, ball score > 0.6, ≥ 3 of them;
- * their median weighted by how far each bends, {@link typicalSpeed}) is outside 0.63×–2.65×, the window moves with it — by its square for a slow clip (its
- * flights sit where a real-time clip's do), by (speed / 2)² for a fast one (where a 2× clip's
- * do). Inside, it stays where it is (1).
+ * their median weighted by how far each bends, {@link typicalSpeed}) is under 0.63×, the window moves by its square
+ * (the flights sit where a real-time clip's do); over 2×, by (speed / 2)² (where a 2× clip's do). Otherwise it stays
+ * where it is (1). Until run version 68 a fast clip's window moved only over 2.65×, the window's own edge, and then
+ * by 1.76 at once: the real `VID_IN_out` played 3× fast reads 2.52× (its flights 2.4–2.98×, a few frames each) and
+ * kept the real-time window, losing the flights over 7 g, two of its four shots; from 2× up the window grows without
+ * a step, and it finds three (the real clips, 1.90–1.95× at most, are not moved).
  */
 export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: number; height: number }): number {
   const g = frameGravity(fps);
@@ -325,7 +328,7 @@ export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: numb
   if (v.length < 3) return 1;
   const s = typicalSpeed(v);
   if (s < Math.sqrt(0.4)) return s * s;
-  if (s > Math.sqrt(7)) return (s / 2) ** 2;
+  if (s > 2) return (s / 2) ** 2;
   return 1;
 }
 
