@@ -37,7 +37,7 @@ const MIN_FOUND: Record<string, number> = { mirror: 4, dark: 5, lowres: 4, crf35
  * into it, `shots.ts#brokeRisingPastRim`).
  */
 const MAX_WRONG: Record<string, number> = { mirror: 0, dark: 0, lowres: 0, crf35: 1 };
-const VARIANTS = [...Object.keys(MIN_FOUND), 'slow0.5'];
+const VARIANTS = [...Object.keys(MIN_FOUND), 'slow0.5', 'fast1.5'];
 
 const SCRIPT = AUGMENT_SCRIPT;
 
@@ -83,6 +83,15 @@ describe('transformed copies of a synthetic clip', () => {
     expect(r.stats?.timeScale).toBeLessThan(0.6);
     // as many ball sightings as the original has, give or take a third (every picture once)
     expect(r.balls.length).toBeGreaterThan((2 / 3) * o.balls.length);
+  });
+
+  it('fast1.5: two thirds as long (frames dropped, no still picture padding its end), its speed read as 1.5× (1.3–1.7)', () => {
+    const o = results.get('original')!;
+    const r = results.get('fast1.5')!;
+    expect(Math.abs(r.video.durationSeconds - o.video.durationSeconds / 1.5)).toBeLessThan(0.2);
+    expect(Math.abs(r.stats!.frames - o.stats!.frames / 1.5)).toBeLessThan(6);
+    expect(r.stats?.timeScale).toBeGreaterThan(1.3);
+    expect(r.stats?.timeScale).toBeLessThan(1.7);
   });
 
   for (const name of Object.keys(MIN_FOUND)) {

@@ -133,8 +133,10 @@ export const AUGMENT_VARIANTS: AugmentVariant[] = [
   { name: 'fps60', transform: 'frame rate', filter: () => 'fps=60' },
   // Slow motion by frame duplication: every frame shown twice as long, 30 fps kept.
   { name: 'slow0.5', transform: 'speed', filter: (s) => `setpts=2*PTS,fps=${Math.round(s.fps) || 30}`, timeScale: 2 },
-  // Sped up 1.5× by dropping frames.
-  { name: 'fast1.5', transform: 'speed', filter: (s) => `setpts=PTS/1.5,fps=${Math.round(s.fps) || 30}`, timeScale: 1 / 1.5 },
+  // Sped up 1.5× by dropping frames: the output keeps the source's rate, so the encoder drops a third of the frames. No
+  // `fps` filter after the `setpts`: this ffmpeg's pads the stream at its end to the source's length with the last
+  // picture repeated (a third of every copy was a still frame until that was seen).
+  { name: 'fast1.5', transform: 'speed', filter: () => 'setpts=PTS/1.5', timeScale: 1 / 1.5 },
   { name: 'rot+3', transform: 'rotation', filter: () => rotate(3) },
   { name: 'rot-3', transform: 'rotation', filter: () => rotate(-3) },
   { name: 'shake', transform: 'shake', filter: shake(0.5) },
