@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderRecordings, type Recording } from '../../test/recordings';
 import { runFfmpeg } from '../media/ffmpeg';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
@@ -17,7 +15,7 @@ import type { AnalysisResult, ShotAction } from './types';
 const PIECES = [
   { seed: 403, view: 'elevated', script: ['swish', 'rim_out', 'rim_in'] },
   { seed: 402, view: 'corner45', script: ['air_ball', 'swish', 'bank_out'] },
-] as const;
+] satisfies Recording[];
 /** The dissolve's length (seconds). */
 const L = 1;
 
@@ -27,19 +25,8 @@ const truths: GroundTruthClip[] = [];
 let window: [number, number];
 
 beforeAll(async () => {
-  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-dissolves-test', `gen-${GENERATOR_VERSION}`);
-  await mkdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const p of PIECES) {
-    const file = join(dir, `piece-${p.seed}.mp4`);
-    const gt = join(dir, `piece-${p.seed}.json`);
-    if (!existsSync(file) || !existsSync(gt)) {
-      await renderSyntheticGameAtomic({ seed: p.seed, width: 640, height: 360, view: p.view, script: p.script.map((kind) => ({ kind })) }, file);
-    }
-    files.push(file);
-    truths.push((JSON.parse(await readFile(gt, 'utf8')) as { clips: GroundTruthClip[] }).clips[0]);
-  }
+  const { dir, files, truths: read } = await renderRecordings('swish-dissolves-test', PIECES);
+  truths.push(...read);
   const d0 = truths[0].media.frames! / truths[0].media.fps;
   window = [d0 - L, d0];
   const all = join(dir, 'dissolved.mp4');

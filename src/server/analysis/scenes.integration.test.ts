@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderRecordings, type Recording } from '../../test/recordings';
 import { runFfmpeg } from '../media/ffmpeg';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
@@ -19,7 +17,7 @@ const PIECES = [
   { seed: 403, view: 'elevated', script: ['swish', 'rim_out', 'rim_in'] },
   { seed: 402, view: 'corner45', script: ['air_ball', 'swish', 'bank_out'] },
   { seed: 404, view: 'sideline', script: ['rim_out'] },
-] as const;
+] satisfies Recording[];
 
 let joined: AnalysisResult;
 const truths: GroundTruthClip[] = [];
@@ -28,20 +26,9 @@ const alone: AnalysisResult[] = [];
 const starts: number[] = [];
 
 beforeAll(async () => {
-  const { renderSyntheticGameAtomic, GENERATOR_VERSION } = await import('./synth/render');
-  const dir = join(tmpdir(), 'swish-scenes-test', `gen-${GENERATOR_VERSION}`);
-  await mkdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const p of PIECES) {
-    const file = join(dir, `piece-${p.seed}.mp4`);
-    const gt = join(dir, `piece-${p.seed}.json`);
-    if (!existsSync(file) || !existsSync(gt)) {
-      await renderSyntheticGameAtomic({ seed: p.seed, width: 640, height: 360, view: p.view, script: p.script.map((kind) => ({ kind })) }, file);
-    }
-    files.push(file);
-    truths.push((JSON.parse(await readFile(gt, 'utf8')) as { clips: GroundTruthClip[] }).clips[0]);
-    alone.push(await analyseVideo(file));
-  }
+  const { dir, files, truths: read } = await renderRecordings('swish-scenes-test', PIECES);
+  truths.push(...read);
+  for (const file of files) alone.push(await analyseVideo(file));
   for (const [k, t] of truths.entries()) starts.push(k ? starts[k - 1] + truths[k - 1].media.frames! / truths[k - 1].media.fps : 0);
   const all = join(dir, 'joined.mp4');
   const inputs = files.flatMap((f) => ['-i', f]);
