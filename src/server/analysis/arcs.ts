@@ -319,8 +319,8 @@ export function typicalSpeed(v: FlightSpeed[]): number {
  * (the flights sit where a real-time clip's do); over 2×, by (speed / 2)² (where a 2× clip's do). Otherwise it stays
  * where it is (1). Until run version 68 a fast clip's window moved only over 2.65×, the window's own edge, and then
  * by 1.76 at once: the real `VID_IN_out` played 3× fast reads 2.52× (its flights 2.4–2.98×, a few frames each) and
- * kept the real-time window, losing the flights over 7 g, two of its four shots; from 2× up the window grows without
- * a step, and it finds three (the real clips, 1.90–1.95× at most, are not moved).
+ * kept the real-time window, losing the flights over 7 g and one of its four shots; from 2× up the window grows
+ * without a step, and it finds all four (the real clips, 1.90–1.95× at most, are not moved).
  */
 export function gravityWindowScale(arcs: Arc[], fps: number, dims: { width: number; height: number }): number {
   const g = frameGravity(fps);
