@@ -11,7 +11,7 @@ import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache'
 import { analyseVideo, extractVideo, finishExtracted } from './index';
 import { defaultPoolSize } from './pool';
 import { scoreClip, type ClipScore } from './scoring';
-import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
+import { shotsOf, type AnalysisOptions, type AnalysisResult, type ShotAction } from './types';
 
 const verbose = process.argv.includes('--verbose');
 
@@ -69,7 +69,7 @@ async function bareDecode(file: string): Promise<{ wallS: number; cpuS: number }
 
 /** `--verbose`: one line per true shot (matched or missed) and per false detection, with kinds and hoop positions. */
 function printShots(clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
-  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(res.actions);
   const byTruth = new Map(score.pairs.map(([i, j]) => [i, j]));
   const matchedDet = new Set(score.pairs.map(([, j]) => j));
   const xy = (p: { x: number; y: number } | [number, number] | null | undefined) =>
@@ -116,7 +116,7 @@ const evidence: EvidenceRecord[] = [];
 
 /** Per true shot its detection (or none), per false detection the detection, each with the evidence its made/missed call read. */
 function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult, score: ClipScore): void {
-  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(res.actions);
   const byDet = new Map(score.pairs.map(([i, j]) => [j, i]));
   const matchedTruth = new Set(score.pairs.map(([i]) => i));
   const truthOf = (t: GroundTruthClip['attempts'][number]) => ({

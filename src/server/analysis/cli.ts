@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { analyseVideo, writeArtifacts } from './index';
-import type { AnalysisOptions, ShotAction } from './types';
+import { shotsOf, type AnalysisOptions, type ShotAction } from './types';
 
 const USAGE = 'usage: npm run analyze -- video.mp4 [--out dir] [--session-type 5v5] [--camera stationary|panning] [--players N] [--no-jerseys] [--json]';
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const files = await writeArtifacts(res, values.out);
     console.log(`wrote ${files.join(', ')}`);
   }
-  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(res.actions);
   if (values.json) {
     console.log(JSON.stringify({ outcome: res.outcome, shots, stats: res.stats, ...(res.scenes ? { scenes: res.scenes } : {}) }, null, 2));
     return;

@@ -1,5 +1,5 @@
 import { emptyBoxScore, type BoxScore } from './box-score';
-import type { ActionRecord, ClusterRecord, PassAction, ReboundAction, ShotAction } from './types';
+import { shotsOf, type ActionRecord, type ClusterRecord, type PassAction, type ReboundAction } from './types';
 
 /**
  * From the analyser's artifacts to what the API shows (SPEC §2.4–2.6): shots in time
@@ -121,9 +121,7 @@ export function deriveSession(
   opts: { pointSystem?: PointSystem } = {},
 ): DerivedSession {
   const system: PointSystem = opts.pointSystem ?? 2;
-  const shotActions = artifacts.actions
-    .filter((a): a is ShotAction => a.type === 'shot')
-    .sort((a, b) => a.release_t - b.release_t || a.rim_t - b.rim_t);
+  const shotActions = shotsOf(artifacts.actions).sort((a, b) => a.release_t - b.release_t || a.rim_t - b.rim_t);
   const rebounds = new Map(
     artifacts.actions.filter((a): a is ReboundAction => a.type === 'rebound').map((r) => [r.shot_id, r.track] as const),
   );

@@ -5,7 +5,7 @@ import { runFfmpeg } from '../media/ffmpeg';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots } from './scoring';
-import type { AnalysisResult, ShotAction } from './types';
+import { shotsOf, type AnalysisResult } from './types';
 
 /**
  * Two recordings faded into each other: synthetic games filmed from different places, the first's last second
@@ -44,7 +44,6 @@ beforeAll(async () => {
   joined = await analyseVideo(all);
 }, 600_000);
 
-const shotsOf = (r: AnalysisResult) => r.actions.filter((a): a is ShotAction => a.type === 'shot');
 
 describe('two recordings joined by a cross-dissolve', () => {
   it('is split into two scenes in the middle of the dissolve', () => {
@@ -56,7 +55,7 @@ describe('two recordings joined by a cross-dissolve', () => {
   });
 
   it('finds the attempts of both recordings at their times, called right, each recording at its own hoop', () => {
-    const shots = shotsOf(joined);
+    const shots = shotsOf(joined.actions);
     // the second recording's times move by the first's length less the dissolve; an attempt on the dissolve is left out
     const attempts = truths
       .flatMap((t, k) => t.attempts.map((a) => ({ ...a, rim_arrival_s: a.rim_arrival_s + (k ? window[0] : 0) })))

@@ -6,6 +6,7 @@ import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache'
 import { analyseVideo, extractVideo, finishExtracted } from './index';
 import { defaultPoolSize } from './pool';
 import { renderSyntheticGameAtomic } from './synth/render';
+import { shotsOf } from './types';
 
 /** The benchmark's feature cache must give the analysis a fresh decode gives, shot for shot. */
 describe('an extraction stored in the feature cache', () => {
@@ -41,7 +42,7 @@ describe('an extraction stored in the feature cache', () => {
     expect(cached.hoops).toEqual(direct.hoops);
     expect(cached.clusters).toEqual(direct.clusters);
     expect(cached.makeEvidence).toEqual(direct.makeEvidence);
-    expect(cached.makeEvidence).toHaveLength(direct.actions.filter((a) => a.type === 'shot').length);
+    expect(cached.makeEvidence).toHaveLength(shotsOf(direct.actions).length);
 
     // handed over (as a fresh analysis does), the features go to the worker: the same artifacts, and the buffers are gone here
     // (a fresh extraction's: the cache's are views of the file read back, which postMessage copies)

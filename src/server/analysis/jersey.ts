@@ -9,7 +9,7 @@ import { FrameBuffers, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import type { Scene } from './scenes';
 import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
-import type { AnalysisOptions, ActionRecord, BallRecord, ClusterRecord, HoopRecord, ReboundAction, ShotAction } from './types';
+import { shotsOf, type AnalysisOptions, type ActionRecord, type BallRecord, type ClusterRecord, type HoopRecord, type ReboundAction, type ShotAction } from './types';
 
 /**
  * Jersey colours sampled directly in the frames where they matter (the shooter at release),
@@ -569,7 +569,7 @@ export async function attributeTeams(
     recycle?: (frames: Map<number, Uint8Array>) => void;
   } = {},
 ): Promise<ShooterTeam[]> {
-  const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(out.actions);
   const backgroundAt = (frame: number): PixelBackground | null => (typeof backgrounds === 'function' ? backgrounds : (backgrounds?.at(frame) ?? null));
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
   const decisions: ShooterTeam[] = [];
@@ -1172,7 +1172,7 @@ export async function attributeTeamsFromVideo(
   const o = video.options;
   if (isOnePlayerSession(o)) return [];
   const noTeams = o.hasJerseys === false;
-  const shots = out.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(out.actions);
   if (!shots.length) return [];
   const scenes = video.scenes && video.scenes.length > 1 ? video.scenes : null;
   const bg = scenes ? sceneBackgrounds(out.hoops, video.samples, scenes, geo) : fixedBackground(out.hoops, video.samples, geo.width);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionRecord, AnalysisOptions, ClusterRecord, ShotAction } from './types';
+import { shotsOf, type ActionRecord, type AnalysisOptions, type ClusterRecord, type ShotAction } from './types';
 import { asOnePlayer, groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, UNKNOWN_SKIN, type PlayerEvent } from './players';
 
 const ev = (team: 0 | 1 | null, skin: number[] | null, track: number | null = null): PlayerEvent => ({ team, skin, track });
@@ -125,7 +125,7 @@ describe('one-player sessions', () => {
         thumb_t: 2.2, thumb_box: [0.4, 0.2, 0.5, 0.6], confidence: 50 / 60,
       },
     ]); // track 9 (no action names it: someone walking past) is left out
-    const shots = one.actions.filter((a): a is ShotAction => a.type === 'shot');
+    const shots = shotsOf(one.actions);
     expect(shots.map((s) => [s.id, s.shooter_track, s.assister_track, s.rebounder_track])).toEqual([
       ['s1', 1, null, 1],
       ['s2', 1, null, null],

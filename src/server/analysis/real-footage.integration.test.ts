@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadGroundTruth, type GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { scoreClip, type ClipScore } from './scoring';
-import type { AnalysisResult } from './types';
+import { shotsOf, type AnalysisResult } from './types';
 
 const footage = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/footage');
 const available = existsSync(join(footage, 'ground_truth.json'));
@@ -47,11 +47,10 @@ describe.skipIf(!available)('real footage (../shared/footage)', () => {
     // ncku_new: one shooter practising (and a passer-by); without the session's word it gave a player per shot
     const run = runs.find((r) => r.clip.file.includes('ncku_new'))!;
     const solo = await analyseVideo(join(footage, run.clip.file), { sessionType: 'solo' });
-    const shotsOf = (res: AnalysisResult) => res.actions.filter((a) => a.type === 'shot');
     expect(solo.clusters).toHaveLength(1);
     expect(solo.clusters[0]).toMatchObject({ track_id: 1, team: null });
-    expect(shotsOf(solo).map((s) => [s.release_t, s.rim_t, s.made])).toEqual(shotsOf(run.res).map((s) => [s.release_t, s.rim_t, s.made]));
-    for (const s of shotsOf(solo)) expect(s).toMatchObject({ shooter_track: 1, assister_track: null });
+    expect(shotsOf(solo.actions).map((s) => [s.release_t, s.rim_t, s.made])).toEqual(shotsOf(run.res.actions).map((s) => [s.release_t, s.rim_t, s.made]));
+    for (const s of shotsOf(solo.actions)) expect(s).toMatchObject({ shooter_track: 1, assister_track: null });
     expect(solo.actions.filter((a) => a.type === 'pass')).toEqual([]);
   }, 120_000);
 

@@ -5,7 +5,7 @@ import { runFfmpeg } from '../media/ffmpeg';
 import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots } from './scoring';
-import type { AnalysisResult, ShotAction } from './types';
+import { shotsOf, type AnalysisResult } from './types';
 
 /**
  * A video cut together from three recordings: synthetic games filmed from different places, joined one after the
@@ -37,13 +37,12 @@ beforeAll(async () => {
   joined = await analyseVideo(all);
 }, 600_000);
 
-const shotsOf = (r: AnalysisResult) => r.actions.filter((a): a is ShotAction => a.type === 'shot');
 
 const pieceOf = (t: number) => starts.findLastIndex((s) => t >= s);
 
 describe('a video cut together from three recordings', () => {
   it('finds the shots of every recording at their times in the joined video, called right and as each recording alone calls them', () => {
-    const shots = shotsOf(joined);
+    const shots = shotsOf(joined.actions);
     const attempts = truths.flatMap((t, k) => t.attempts.map((a) => ({ ...a, rim_arrival_s: a.rim_arrival_s + starts[k] })));
     const pairs = matchShots(attempts.map((a) => a.rim_arrival_s), shots.map((s) => s.rim_t));
     expect(pairs.length).toBe(attempts.length);
@@ -53,14 +52,14 @@ describe('a video cut together from three recordings', () => {
     // again and sampled at other frames, so a rim arrival may move by a few frames
     for (const [k, piece] of alone.entries()) {
       const inPiece = shots.filter((s) => pieceOf(s.rim_t) === k);
-      const own = shotsOf(piece);
+      const own = shotsOf(piece.actions);
       expect(inPiece.map((s) => s.made)).toEqual(own.map((s) => s.made));
       inPiece.forEach((s, i) => expect(Math.abs(s.rim_t - (own[i].rim_t + starts[k]))).toBeLessThanOrEqual(0.5));
     }
   });
 
   it('reports each recording’s hoop, with ids, shot ids and indexes numbered on across the cuts', () => {
-    const shots = shotsOf(joined);
+    const shots = shotsOf(joined.actions);
     const hoopsOfShots = new Set(shots.map((s) => s.hoop_id));
     expect(hoopsOfShots.size).toBe(PIECES.length);
     for (const id of hoopsOfShots) expect(joined.hoops.some((h) => h.id === id)).toBe(true);
@@ -91,6 +90,6 @@ describe('a video cut together from three recordings', () => {
   it('names only players (tracks) the clusters list, across the cuts', () => {
     const ids = new Set(joined.clusters.map((c) => c.track_id));
     expect(ids.size).toBe(joined.clusters.length);
-    for (const s of shotsOf(joined)) if (s.shooter_track !== null) expect(ids.has(s.shooter_track)).toBe(true);
+    for (const s of shotsOf(joined.actions)) if (s.shooter_track !== null) expect(ids.has(s.shooter_track)).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FinishInput, FinishOutput } from './finish';
 import type { FrameFeatures } from './frame-features';
 import { CUT_MIN_RESIDUAL, CUT_OVER_NEIGHBOURS, DISSOLVE_MAX_RESIDUAL, findCuts, findDissolves, joinScenes, MIN_SCENE_S, SCENE_MIN_SAMPLES, sceneInput, sceneSampleFrames, scenesOf } from './scenes';
-import type { ShotAction } from './types';
+import { shotsOf, type ShotAction } from './types';
 
 const FPS = 30;
 /** Residuals of a still camera (1–3), with `at` frames set to given values. */
@@ -304,7 +304,7 @@ describe('joinScenes', () => {
   );
 
   it('moves the second scene’s times and frames by its start', () => {
-    const shots = joined.actions.filter((a): a is ShotAction => a.type === 'shot');
+    const shots = shotsOf(joined.actions);
     expect(shots.map((s) => s.rim_t)).toEqual([2, 12, 15]);
     expect(shots.map((s) => s.release_t)).toEqual([1, 11, 14]);
     expect(joined.hoops.map((h) => h.samples[0].t)).toEqual([0, 10, 14]);
@@ -315,7 +315,7 @@ describe('joinScenes', () => {
   });
 
   it('numbers hoops, tracks and shots on from the scenes before', () => {
-    const shots = joined.actions.filter((a): a is ShotAction => a.type === 'shot');
+    const shots = shotsOf(joined.actions);
     expect(shots.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
     expect(shots.map((s) => s.index)).toEqual([0, 1, 2]);
     expect(shots.map((s) => s.hoop_id)).toEqual([0, 1, 2]);

@@ -2,7 +2,7 @@ import { finishAnalysis, type FinishInput, type FinishOutput } from './finish';
 import { RIM_SEARCH_AFTER_MOVE_S, RIM_SEARCH_SHIFT_PX, RUN } from './extract';
 import type { FrameFeatures } from './frame-features';
 import { asOnePlayer, isOnePlayerSession } from './players';
-import type { ActionRecord, AnalysisOutcome } from './types';
+import { shotsOf, type ActionRecord, type AnalysisOutcome } from './types';
 
 /**
  * Scenes: the pieces of a video cut together from several recordings (a phone stopped and started again, a camera
@@ -325,7 +325,7 @@ export function joinScenes(parts: Array<{ scene: Scene; out: FinishOutput }>, fp
     const t = (v: number) => seconds(v + dt);
     const track = (id: number | null) => (id === null ? null : id + trackBase);
     const shotIds = new Map<string, string>();
-    const shots = o.actions.filter((a) => a.type === 'shot');
+    const shots = shotsOf(o.actions);
     shots.forEach((a, k) => shotIds.set(a.id, `s${shotBase + k + 1}`));
     for (const a of o.actions) out.actions.push(moveAction(a, { t, track, hoop: (id) => id + hoopBase, shot: (id) => shotIds.get(id) ?? id, index: (i) => i + shotBase }));
     for (const b of o.balls) out.balls.push({ ...b, t: t(b.t) });

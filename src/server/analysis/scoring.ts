@@ -1,5 +1,5 @@
 import { RIM_ARRIVAL_MATCH_TOLERANCE_S, type GroundTruthClip } from './ground-truth';
-import type { AnalysisResult, ClusterRecord, ShotAction } from './types';
+import { shotsOf, type AnalysisResult, type ClusterRecord } from './types';
 
 /** Per-clip benchmark counts. */
 export interface ClipScore {
@@ -65,7 +65,7 @@ export function matchShots(truthRimT: number[], detRimT: number[], tol = RIM_ARR
  * it (the shooter track's team must equal the true team, up to a global swap of team labels).
  */
 export function scoreClip(clip: GroundTruthClip, res: AnalysisResult): ClipScore {
-  const shots = res.actions.filter((a): a is ShotAction => a.type === 'shot');
+  const shots = shotsOf(res.actions);
   const pairs = matchShots(
     clip.attempts.map((a) => a.rim_arrival_s),
     shots.map((s) => s.rim_t),

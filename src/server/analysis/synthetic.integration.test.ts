@@ -8,7 +8,7 @@ import type { GroundTruthClip } from './ground-truth';
 import { analyseVideo } from './index';
 import { matchShots, scoreClip } from './scoring';
 import { x264ReferenceArgs, x264RenderLevel } from './synth/x264-cpu';
-import type { AnalysisOptions, AnalysisResult, ShotAction } from './types';
+import { shotsOf, type AnalysisOptions, type AnalysisResult } from './types';
 
 interface Case {
   name: string;
@@ -72,7 +72,6 @@ async function prepare(): Promise<void> {
   }
 }
 
-const shotsOf = (r: AnalysisResult) => r.actions.filter((a): a is ShotAction => a.type === 'shot');
 
 describe('synthetic clips (one case each)', () => {
   beforeAll(prepare, 600_000);
@@ -81,7 +80,7 @@ describe('synthetic clips (one case each)', () => {
     it(`${name}: one attempt found at the right time with the right outcome`, () => {
       const { truth, res } = results.get(name)!;
       expect(res.outcome).toBe('ok');
-      const shots = shotsOf(res);
+      const shots = shotsOf(res.actions);
       const pairs = matchShots(
         truth.attempts.map((a) => a.rim_arrival_s),
         shots.map((s) => s.rim_t),
@@ -106,7 +105,7 @@ describe('synthetic clips (one case each)', () => {
 
   it('bank: the attempt is found at the right time (its outcome is a known weakness: the sideline rim is not located)', () => {
     const { truth, res } = results.get('bank')!;
-    const shots = shotsOf(res);
+    const shots = shotsOf(res.actions);
     const pairs = matchShots(
       truth.attempts.map((a) => a.rim_arrival_s),
       shots.map((s) => s.rim_t),
@@ -117,7 +116,7 @@ describe('synthetic clips (one case each)', () => {
 
   it('makes and misses at one hoop: no false attempt, every found attempt called right, a rim-out dropping in line with the net called missed', () => {
     const { truth, res } = results.get('makes-and-misses')!;
-    const shots = shotsOf(res);
+    const shots = shotsOf(res.actions);
     const pairs = matchShots(
       truth.attempts.map((a) => a.rim_arrival_s),
       shots.map((s) => s.rim_t),
@@ -138,7 +137,7 @@ describe('synthetic clips (one case each)', () => {
   it('panning full-court camera: every attempt at both hoops is found, against the hoop where it is in the image, and called right', () => {
     const { truth, res } = results.get('panning')!;
     expect(res.outcome).toBe('ok');
-    const shots = shotsOf(res);
+    const shots = shotsOf(res.actions);
     const pairs = matchShots(
       truth.attempts.map((a) => a.rim_arrival_s),
       shots.map((s) => s.rim_t),
@@ -169,7 +168,7 @@ describe('synthetic clips (one case each)', () => {
   it('no hoop, court in view: reported as no_hoops (not no_court) with no shots', () => {
     const { res } = results.get('no-hoop')!;
     expect(res.outcome).toBe('no_hoops');
-    expect(shotsOf(res)).toHaveLength(0);
+    expect(shotsOf(res.actions)).toHaveLength(0);
   });
 
   it('no court: a video without a court or a hoop (a test pattern with a bouncing ball) is reported as no_court', async () => {
@@ -188,14 +187,14 @@ describe('synthetic clips (one case each)', () => {
     }
     const res = await analyseVideo(video, {});
     expect(res.outcome).toBe('no_court');
-    expect(shotsOf(res)).toHaveLength(0);
+    expect(shotsOf(res.actions)).toHaveLength(0);
   }, 120_000);
 
   it('no shots: the hoop is found but no attempt is reported', () => {
     const { res } = results.get('no-shots')!;
     expect(res.outcome).toBe('no_shots');
     expect(res.hoops.length).toBeGreaterThan(0);
-    expect(shotsOf(res)).toHaveLength(0);
+    expect(shotsOf(res.actions)).toHaveLength(0);
   });
 
   it('game: the shooter of most attempts is on the right team (jersey read at release)', () => {
@@ -219,7 +218,7 @@ describe('synthetic clips (one case each)', () => {
     expect(score.idPure / score.idShots).toBeGreaterThanOrEqual(PURITY);
     // Every shooter is a clusters record with a team.
     const byId = new Map(res.clusters.map((c) => [c.track_id, c]));
-    for (const s of shotsOf(res)) if (s.shooter_track !== null) expect(byId.get(s.shooter_track)?.team).not.toBeNull();
+    for (const s of shotsOf(res.actions)) if (s.shooter_track !== null) expect(byId.get(s.shooter_track)?.team).not.toBeNull();
   });
 
   it('game: the rebounder of most misses is on the right team (jersey read while he holds the ball)', () => {
@@ -244,7 +243,7 @@ describe('synthetic clips (one case each)', () => {
     // shooter standing still, and named 6 of these 10 (none of the free throws); 10 of 10 when measured.
     expect(score.matched).toBeGreaterThanOrEqual(8);
     expect(score.idShots).toBe(score.idLabelled);
-    for (const s of shotsOf(res)) if (s.is_free_throw) expect(s.shooter_track).not.toBeNull();
+    for (const s of shotsOf(res.actions)) if (s.is_free_throw) expect(s.shooter_track).not.toBeNull();
     // People, not one player per shot: at most one more player than shooters (5 for 4 when measured; 6 for 3 before),
     // PURITY of the shots on their player's majority shooter (0.9) and COHESION on their shooter's majority player (0.8; 0.5 before).
     expect(score.idTracks).toBeLessThanOrEqual(score.idPlayers + 1);

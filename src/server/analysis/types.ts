@@ -83,6 +83,11 @@ export interface ReboundAction {
 
 export type ActionRecord = ShotAction | PassAction | ReboundAction;
 
+/** The shots among `actions`, in their order. */
+export function shotsOf(actions: readonly ActionRecord[]): ShotAction[] {
+  return actions.filter((a): a is ShotAction => a.type === 'shot');
+}
+
 /** One ball observation (balls.jsonl). Sampled: every analysed frame where the ball was seen on a tracked flight. */
 export interface BallRecord {
   /** Time in seconds. */
