@@ -1451,9 +1451,11 @@ export function reboundRiseVeto(shots: ShotDetection[], fps: number, timeScale: 
 export const DROP_RUN_THROUGH = 6;
 
 /**
- * The ball was seen dropping out of the net: a run of ≥ {@link DROP_RUN_THROUGH} sightings falling below it, with the
- * sightings inside the net outnumbering those beside it by {@link SIGHTINGS_MARGIN} (the sightings' own call of a
- * make, {@link sightingsCall}). The net-swing veto does not overrule such a make. A ball falling through the net is
+ * The ball was seen dropping out of the net: a run of ≥ {@link DROP_RUN_THROUGH} sightings falling below it in the second
+ * after rim arrival (`dropRun`), or coming straight out of the net's bottom in the 1.4 s after it (`exitRun`, run
+ * version 70: a rim-in that sat on the rim leaves the net after the second, a slow make's `dropRun` window misses it),
+ * with the sightings inside the net outnumbering those beside it by {@link SIGHTINGS_MARGIN} (the sightings' own call
+ * of a make, {@link sightingsCall}). The net-swing veto does not overrule such a make. A ball falling through the net is
  * seen in it on several frames; one falling in line with the net's edge, in front of or behind it, is seen under the
  * net as long but in it once or twice: a bank-out of cases-24 at 37.0 s (baseline view) came down at the rim's edge
  * and fell straight on below the net (`dropRun` 6) with 1 sighting in the net and a dead net after (`netAfter` 0.001
@@ -1469,8 +1471,8 @@ export const DROP_RUN_THROUGH = 6;
  * bank-outs and air balls the veto rightly called missed had `dropRun` 3–4, and one air ball falling just in front of
  * the net 5 (2 sightings in the net, a net that never moved: `netMotion` 0.024).
  */
-export function seenDroppingThrough(ev: Pick<MakeEvidence, 'dropRun' | 'throughFrames' | 'outFrames'>): boolean {
-  return ev.dropRun >= DROP_RUN_THROUGH && ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN;
+export function seenDroppingThrough(ev: Pick<MakeEvidence, 'dropRun' | 'exitRun' | 'throughFrames' | 'outFrames'>): boolean {
+  return Math.max(ev.dropRun, ev.exitRun) >= DROP_RUN_THROUGH && ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN;
 }
 
 /** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */
