@@ -44,7 +44,6 @@ beforeAll(async () => {
   joined = await analyseVideo(all);
 }, 600_000);
 
-
 describe('two recordings joined by a cross-dissolve', () => {
   it('is split into two scenes in the middle of the dissolve', () => {
     expect(joined.scenes).toHaveLength(2);

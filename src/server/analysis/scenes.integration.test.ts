@@ -37,7 +37,6 @@ beforeAll(async () => {
   joined = await analyseVideo(all);
 }, 600_000);
 
-
 const pieceOf = (t: number) => starts.findLastIndex((s) => t >= s);
 
 describe('a video cut together from three recordings', () => {
