@@ -106,6 +106,9 @@ async function analyseClip(file: string, options: AnalysisOptions): Promise<{ re
   if (!featureDir) return { res: await analyseVideo(file, options), cached: false };
   const key = featureCacheKey(file, defaultPoolSize());
   const hit = await loadExtracted(featureDir, key);
+  // The team step decodes frames again from the video: a cached entry keeps the path it was extracted with, which may
+  // have been relative to another working directory (the key is the absolute path, so the file is that one).
+  if (hit?.task.videoPath) hit.task.videoPath = resolve(file);
   const x = hit ?? (await extractVideo(file));
   if (!hit) await storeExtracted(featureDir, key, x);
   return { res: await finishExtracted(x, options), cached: hit !== null };
