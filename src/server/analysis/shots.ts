@@ -1485,10 +1485,12 @@ const NET_AFTER_VETO = 0.15;
  * (`netAfter`), a ball that falls in front of or behind the net — the same path in the image — leaves it still.
  * How much a net's swing shows in the motion mask depends on the view (net size, texture, background), so the
  * reference is the clip's own: the upper quartile of `netAfter` over its shots (those with a measured crossing,
- * at least 4 of them). When that reference shows swinging nets (≥ `NET_AFTER_MOVING`), makes decided by the
- * net crossing whose net stayed below `NET_AFTER_VETO` of it are called missed, unless the ball was seen dropping
- * out of the net ({@link seenDroppingThrough}). Clips whose nets do not show in the motion mask (the reference stays
- * low) keep the crossing decision.
+ * at least 4 of them; the shots called made when those show no swing). When that reference shows swinging nets
+ * (≥ `NET_AFTER_MOVING`), makes decided by the net crossing whose net stayed below `NET_AFTER_VETO` of it are called
+ * missed, unless the ball was seen dropping out of the net ({@link seenDroppingThrough}) or, against the made shots'
+ * reference at rim height (taken there only when the nets over all shots read still, under {@link BOUNCE_NET_AFTER}),
+ * seen in the net {@link SIGHTINGS_MARGIN} more times than beside it. Clips whose nets do
+ * not show in the motion mask (the reference stays low) keep the crossing decision.
  */
 export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number, view: { lookingDown?: boolean } = {}): void {
   const upperQuartile = (values: number[]) => {
@@ -1499,14 +1501,19 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
   const flights = shots.filter((s) => !s.droppedThrough);
   // When the nets over all shots show no swing, the reference is the nets of the shots called made (≥ 4 of them): a
   // clip with few makes among many misses has an upper quartile of still nets over all its shots, and the veto would
-  // never fire — an elevated view, where rim-outs pass through the rim's ellipse in the image and are called made.
-  // Clips whose nets do not show in the motion mask stay below the threshold either way.
+  // never fire — an elevated view, where rim-outs pass through the rim's ellipse in the image and are called made, or
+  // a view at rim height with one make in twelve attempts. At rim height (behind the shooter, makes with a still net
+  // are common) that reference is taken only over still nets (< BOUNCE_NET_AFTER over all shots) and overrules only the
+  // makes hardly seen in the net (run version 71). Clips whose nets do not show in the motion mask stay below the
+  // threshold either way.
   const made = flights.filter((s) => s.made === true);
   const reference = (k: 'netAfter' | 'netLate') => {
     const fromAll = upperQuartile(flights.map((s) => s.evidence[k]));
-    if (fromAll >= NET_AFTER_MOVING || !view.lookingDown) return fromAll;
+    // At rim height only when the nets over all shots read still: a clip whose nets all move a little (a shaky camera)
+    // has makes seen in the net too rarely for the sightings to keep them.
+    if (fromAll >= NET_AFTER_MOVING || (!view.lookingDown && !(fromAll < BOUNCE_NET_AFTER))) return { ref: fromAll, fromMade: false };
     const fromMade = upperQuartile(made.map((s) => s.evidence[k]));
-    return Number.isFinite(fromMade) ? fromMade : fromAll;
+    return Number.isFinite(fromMade) ? { ref: fromMade, fromMade: true } : { ref: fromAll, fromMade: false };
   };
   const refAfter = reference('netAfter');
   const refLate = reference('netLate');
@@ -1516,9 +1523,10 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     // With a crossing: the net after the ball left it. Without one (the ball lost at the rim): the net 0.5–1.2 s after rim arrival.
     const crossed = Number.isFinite(ev.crossOffset);
     const v = crossed ? ev.netAfter : ev.netLate;
-    const ref = crossed ? refAfter : refLate;
+    const { ref, fromMade } = crossed ? refAfter : refLate;
     if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
     if (seenDroppingThrough(ev)) continue;
+    if (fromMade && !view.lookingDown && ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN) continue;
     s.made = false;
     s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
     s.evidence.decidedBy = 'net-swing-veto';
