@@ -1472,7 +1472,12 @@ export const DROP_RUN_THROUGH = 6;
  * the net 5 (2 sightings in the net, a net that never moved: `netMotion` 0.024).
  */
 export function seenDroppingThrough(ev: Pick<MakeEvidence, 'dropRun' | 'exitRun' | 'throughFrames' | 'outFrames'>): boolean {
-  return Math.max(ev.dropRun, ev.exitRun) >= DROP_RUN_THROUGH && ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN;
+  return Math.max(ev.dropRun, ev.exitRun) >= DROP_RUN_THROUGH && seenInNet(ev);
+}
+
+/** The ball was seen inside the net {@link SIGHTINGS_MARGIN} more times than beside it (the sightings' own call of a make). */
+function seenInNet(ev: Pick<MakeEvidence, 'throughFrames' | 'outFrames'>): boolean {
+  return ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN;
 }
 
 /** Net swing after the ball left the net (`netAfter`) that counts as a moving net on its own. */
@@ -1503,14 +1508,13 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
   // clip with few makes among many misses has an upper quartile of still nets over all its shots, and the veto would
   // never fire — an elevated view, where rim-outs pass through the rim's ellipse in the image and are called made, or
   // a view at rim height with one make in twelve attempts. At rim height (behind the shooter, makes with a still net
-  // are common) that reference is taken only over still nets (< BOUNCE_NET_AFTER over all shots) and overrules only the
-  // makes hardly seen in the net (run version 71). Clips whose nets do not show in the motion mask stay below the
+  // are common) that reference is taken only over still nets (< BOUNCE_NET_AFTER over all shots: a clip whose nets all
+  // move a little, a shaky camera, has makes seen in the net too rarely to keep them) and overrules only the makes
+  // hardly seen in the net (run version 71). Clips whose nets do not show in the motion mask stay below the
   // threshold either way.
   const made = flights.filter((s) => s.made === true);
   const reference = (k: 'netAfter' | 'netLate') => {
     const fromAll = upperQuartile(flights.map((s) => s.evidence[k]));
-    // At rim height only when the nets over all shots read still: a clip whose nets all move a little (a shaky camera)
-    // has makes seen in the net too rarely for the sightings to keep them.
     if (fromAll >= NET_AFTER_MOVING || (!view.lookingDown && !(fromAll < BOUNCE_NET_AFTER))) return { ref: fromAll, fromMade: false };
     const fromMade = upperQuartile(made.map((s) => s.evidence[k]));
     return Number.isFinite(fromMade) ? { ref: fromMade, fromMade: true } : { ref: fromAll, fromMade: false };
@@ -1526,7 +1530,7 @@ export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: num
     const { ref, fromMade } = crossed ? refAfter : refLate;
     if (!(ref >= NET_AFTER_MOVING) || !Number.isFinite(v) || v >= NET_AFTER_VETO * ref) continue;
     if (seenDroppingThrough(ev)) continue;
-    if (fromMade && !view.lookingDown && ev.throughFrames - ev.outFrames >= SIGHTINGS_MARGIN) continue;
+    if (fromMade && !view.lookingDown && seenInNet(ev)) continue;
     s.made = false;
     s.madeConfidence = v < 0.5 * NET_AFTER_VETO * ref ? 0.7 : 0.6;
     s.evidence.decidedBy = 'net-swing-veto';
