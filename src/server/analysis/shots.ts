@@ -1407,7 +1407,7 @@ export const SIGHTINGS_MARGIN = 3;
  */
 export function sightingsCall(ev: Pick<MakeEvidence, 'throughFrames' | 'outFrames' | 'dropRun'>): boolean | null {
   const d = ev.throughFrames - ev.outFrames;
-  if (d >= SIGHTINGS_MARGIN || (ev.dropRun >= DROP_RUN_MADE && d > 0)) return true;
+  if (seenInNet(ev) || (ev.dropRun >= DROP_RUN_MADE && d > 0)) return true;
   if (-d >= SIGHTINGS_MARGIN) return false;
   return null;
 }
@@ -1494,8 +1494,8 @@ const NET_AFTER_VETO = 0.15;
  * (≥ `NET_AFTER_MOVING`), makes decided by the net crossing whose net stayed below `NET_AFTER_VETO` of it are called
  * missed, unless the ball was seen dropping out of the net ({@link seenDroppingThrough}) or, against the made shots'
  * reference at rim height (taken there only when the nets over all shots read still, under {@link BOUNCE_NET_AFTER}),
- * seen in the net {@link SIGHTINGS_MARGIN} more times than beside it. Clips whose nets do
- * not show in the motion mask (the reference stays low) keep the crossing decision.
+ * seen in the net {@link SIGHTINGS_MARGIN} more times than beside it ({@link seenInNet}). Clips whose nets do not show
+ * in the motion mask (the reference stays low) keep the crossing decision.
  */
 export function netSwingVeto(shots: ShotDetection[], fps: number, timeScale: number, view: { lookingDown?: boolean } = {}): void {
   const upperQuartile = (values: number[]) => {
