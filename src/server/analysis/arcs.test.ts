@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fitArc, linkTracks, stitchTracks, STITCH_OVERLAP, type BallCandidate, type Track } from './ball-track';
-import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, bendOf, cleanSpeeds, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, releaseCuts, releasePoint, splitIntoArcs, typicalSpeed } from './arcs';
+import { CLEAN_FLIGHT_POINTS, CLOSE_FLIGHT_RISE, GRAVITY_NORM_30FPS, bendOf, cleanSpeeds, estimateTimeScale, gravityWindowScale, isCloseFlightArc, isDescentArc, isFlightArc, median, releaseCuts, releasePoint, splitIntoArcs, thrownInGapCuts, typicalSpeed } from './arcs';
 
 const cand = (frame: number, x: number, y: number, r = 5): BallCandidate => ({ frame, x, y, r, score: 0.8, ballColour: 0.6 });
 
@@ -201,6 +201,36 @@ describe('arcs', () => {
     const arcs = splitIntoArcs({ id: 1, points: [...hold, ...flight] });
     const main = arcs.find((a) => a.points.length >= 15)!;
     expect(releasePoint(main).frame).toBeLessThanOrEqual(4);
+  });
+
+  it('does not bend a parabola upward across a gap: the hands rising and the flight after it are two pieces', () => {
+    // measured (dev-1407 at 47.4–48.1 s, a lob from under the rim seen from the corner): the ball rises in the hands
+    // ~3.6 px a frame, is lost in the arm's blob for 6 frames, then flies up 8 px a frame slowing to its apex; the stitch
+    // joined the two, and one parabola took the hands with the first 8 frames of the flight, bending up (−0.3 g)
+    const y = [235, 230, 230, 230, 230, 227, 224, 221, 220, 217, 211, 209, 208, 204, 203, 195, 157, 149, 141, 134, 128, 122, 117, 111, 108, 105, 102, 97, 100, 95];
+    const f = [1405, 1406, 1407, 1409, 1410, 1412, 1413, 1414, 1415, 1416, 1417, 1418, 1419, 1420, 1421, 1422, 1429, 1430, 1431, 1432, 1433, 1434, 1435, 1436, 1437, 1438, 1439, 1440, 1441, 1442];
+    const x = [347, 351, 354, 359, 362, 370, 370, 370, 371, 369, 371, 368, 369, 369, 365, 366, 371, 372, 373, 373, 374, 375, 374, 376, 377, 378, 378, 379, 377, 379];
+    const r = [4.8, 4.8, 4.8, 4.8, 4.8, 4.8, 4.8, 4.8, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.3, 6.8, 6.8, 6.8, 6.8, 6.8, 6.5, 6.1, 6, 5.5, 5.3, 5.3, 3.4, 4, 3];
+    const pts = f.map((frame, i) => cand(frame, x[i], y[i], r[i]));
+    const arcs = splitIntoArcs({ id: 1, points: pts });
+    const rise = arcs.find((a) => a.points[0].frame === 1429);
+    expect(rise?.points.at(-1)?.frame).toBeGreaterThanOrEqual(1440);
+    expect(isFlightArc(rise!, 30, { width: 640, height: 360 })).toBe(true);
+    expect(arcs.some((a) => a.points[0].frame < 1429 && a.points.at(-1)!.frame > 1429)).toBe(false);
+    expect(thrownInGapCuts(pts).map((k) => pts[k].frame)).toEqual([1429]);
+    // a flight lost for 6 frames (behind a player) and seen again on its parabola stays one arc
+    const flight = throwPoints(0, 24, 100, 300, 5, -9).filter((p) => p.frame < 8 || p.frame > 13);
+    expect(thrownInGapCuts(flight)).toEqual([]);
+    const whole = splitIntoArcs({ id: 2, points: flight });
+    expect(whole.map((a) => [a.points[0].frame, a.points.at(-1)!.frame])).toEqual([[0, 23]]);
+    // measured (a real clip made brighter, 43.4–44.6 s): a ball falling into a 2-frame gap and rising out of it bounced
+    // off the floor; cut there, its bounce became a flight, and the clip's hoop moved to the floor
+    const bounceY = [181, 184, 185, 186, 190, 194, 198, 201, 205, 211, 216, 222, 227, 234, 241, 243, 237, 233, 227, 224, 219, 216, 213, 206];
+    const bounceF = [1302, 1303, 1304, 1305, 1306, 1307, 1308, 1309, 1310, 1311, 1312, 1313, 1314, 1315, 1316, 1319, 1320, 1321, 1322, 1323, 1324, 1325, 1326, 1327];
+    expect(thrownInGapCuts(bounceF.map((frame, i) => cand(frame, 209 - i, bounceY[i], 5)))).toEqual([]);
+    // a small blob held still that, after a gap, jumps up and down on its way up (an arm waving, not a throw)
+    const arm = [0, 1, 2, 3, 7, 8, 9, 10, 11, 12].map((frame, i) => cand(frame, 200, [200, 200, 201, 200, 190, 178, 182, 170, 174, 172][i], 3));
+    expect(thrownInGapCuts(arm)).toEqual([]);
   });
 });
 

@@ -102,6 +102,50 @@ export function releaseCuts(pts: BallCandidate[]): number[] {
   return cuts;
 }
 
+/** A gap between two sightings of a track longer than this many frames may hide a release ({@link thrownInGapCuts}). */
+export const THROWN_GAP_FRAMES = 2;
+/** How much faster upward the ball rises after such a gap than before it, at least: ball radii a frame … */
+export const THROWN_SPEED_UP = 0.5;
+/** … and pixels a frame. */
+export const THROWN_MIN_SPEED_UP_PX = 2;
+/** The sightings after the gap that must each be higher than the one before ({@link thrownInGapCuts}) … */
+export const THROWN_RISE_STEPS = 4;
+/** … rising by this many ball radii in all. */
+export const THROWN_RISE = 3;
+
+/**
+ * Points of a track where the ball was thrown while it was not seen (run version 72): the first sighting after a gap of
+ * more than {@link THROWN_GAP_FRAMES} frames, from which the ball rises at every one of the next
+ * {@link THROWN_RISE_STEPS} sightings (no gap among them), {@link THROWN_RISE} of its radii in all, at least
+ * {@link RELEASE_MIN_SPEED} radii a frame over the first two steps and faster than before the gap (by
+ * {@link THROWN_SPEED_UP} radii a frame, ≥ {@link THROWN_MIN_SPEED_UP_PX} px), where it rose or was held. A free
+ * flight only ever slows its rise, so something threw it in the gap. The ball rising in the hands, lost in the arm's
+ * blob for a few frames and seen again in flight, is joined into one track by the stitch
+ * (`ball-track.ts#stitchTracks`); the hands are no standstill, so {@link releaseCuts} does not cut it, and one parabola
+ * took the hands with the first frames of the flight, bending upward: no flight, and what was left of the flight too
+ * short to be one (dev-1407 at 47.6 s, a lob from under the rim: the shot was lost). A ball that fell into the gap and
+ * rises after it bounced (off the floor: a 45-s real clip made brighter got a flight out of such a bounce and lost its
+ * hoop), and a player's blob that rises for a frame or two, are not cut.
+ */
+export function thrownInGapCuts(pts: BallCandidate[]): number[] {
+  const cuts: number[] = [];
+  // whether the sightings from..to follow each other without a gap of their own
+  const steady = (from: number, to: number) => pts.slice(from + 1, to + 1).every((p, i) => p.frame - pts[from + i].frame <= THROWN_GAP_FRAMES);
+  for (let k = 2; k + THROWN_RISE_STEPS < pts.length; k++) {
+    if (pts[k].frame - pts[k - 1].frame <= THROWN_GAP_FRAMES) continue;
+    const j = Math.max(0, k - 3);
+    const end = k + THROWN_RISE_STEPS;
+    if (!steady(j, k - 1) || !steady(k, end)) continue;
+    // a thrown ball rises at every step after the gap, by several of its radii in all
+    if (pts.slice(k + 1, end + 1).some((p, i) => p.y >= pts[k + i].y) || pts[k].y - pts[end].y < THROWN_RISE * pts[k].r) continue;
+    const vyBefore = (pts[k - 1].y - pts[j].y) / (pts[k - 1].frame - pts[j].frame);
+    const vyAfter = (pts[k + 2].y - pts[k].y) / (pts[k + 2].frame - pts[k].frame);
+    // rising (or held) before the gap: a ball that fell into it and rises after it bounced
+    if (vyBefore <= 0 && vyAfter <= -RELEASE_MIN_SPEED * pts[k].r && vyAfter < vyBefore - Math.max(THROWN_SPEED_UP * pts[k].r, THROWN_MIN_SPEED_UP_PX)) cuts.push(k);
+  }
+  return cuts;
+}
+
 /**
  * Splits a track into maximal runs that each fit one parabola within a tolerance tied to the
  * ball size. A rim or backboard contact, a catch or a bounce breaks the parabola, so each
@@ -112,7 +156,8 @@ export function splitIntoArcs(track: Track, minPoints = 5): Arc[] {
   const pts = track.points;
   const arcs: Arc[] = [];
   let from = 0;
-  for (const cut of [...releaseCuts(pts), pts.length - 1]) {
+  const cuts = [...new Set([...releaseCuts(pts), ...thrownInGapCuts(pts)])].sort((a, b) => a - b);
+  for (const cut of [...cuts, pts.length - 1]) {
     arcs.push(...parabolaRuns(track, from, cut + 1, minPoints));
     from = cut;
   }
