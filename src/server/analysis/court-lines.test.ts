@@ -32,6 +32,11 @@ import {
   MOVING_MAX_FLIGHT_RMS_M,
   MAX_FLIGHT_RMS_M,
   reconstructFlight,
+  flightFromFeet,
+  FEET_MIN_SIGHTINGS,
+  FEET_SPREAD_M,
+  BALL_AHEAD_M,
+  type FeetSighting,
   riseTrackedApart,
   RISE_JOIN_GAP_S,
   oneThrow,
@@ -381,6 +386,61 @@ describe('shot placement', () => {
       expect(join(shot, [track(2, whole.slice(0, 23))])).toBeNull();
       // the true rise, for contrast, is taken
       expect(join(shot, [track(1, whole.slice(0, 23))])).not.toBeNull();
+    });
+  });
+
+  describe('a flight first seen high, placed from the feet of the body that threw it (run version 73)', () => {
+    // a three from 7.2 m across the court whose ball was first seen 25 frames into its 33-frame flight: too short a
+    // piece to follow back to the release on its own
+    const [x, y] = [7.2, -2.0];
+    const piece = flightTrack(cam, x, y).slice(25);
+    const d = Math.hypot(x, y);
+    // the shooter's feet lie BALL_AHEAD_M behind the ball's release point, seen in the frames around the release (100)
+    const feetAt = (fx: number, fy: number, frames: number[]): FeetSighting[] =>
+      frames.map((frame) => {
+        const q = project(cam, fx, fy, 0);
+        return { frame, x: q.u, y: q.v };
+      });
+    const shooter = feetAt((x * (d + BALL_AHEAD_M)) / d, (y * (d + BALL_AHEAD_M)) / d, [96, 98, 100, 102]);
+    // a defender closing out a metre in front of him, a teammate on the other wing, a player under the basket
+    const defender = feetAt(6.3, -1.6, [97, 99, 101]);
+    const others = [...feetAt(6.8, 4.2, [98, 100]), ...feetAt(1.5, 1.0, [99, 101])];
+
+    it('is not placed from the ball alone', () => {
+      expect(reconstructFlight(court, piece, 30, 1)).toBeNull();
+    });
+
+    it("takes the shooter's feet among the bodies seen near the release, and calls the three", () => {
+      const fl = flightFromFeet(court, piece, [...others, ...shooter], 30, 1)!;
+      expect(fl).not.toBeNull();
+      expect(fl.feet).toBe(4);
+      expect(Math.hypot(fl.origin.x - (x * (d + BALL_AHEAD_M)) / d, fl.origin.y - (y * (d + BALL_AHEAD_M)) / d)).toBeLessThan(0.05);
+      expect(fl.sizeRatio).toBeGreaterThan(0.95);
+      expect(fl.sizeRatio).toBeLessThan(1.05);
+      expect(locateShot(court, fl).isThree).toBe(true);
+    });
+
+    it('refuses bodies the flight does not come from: off its plane, or in it but where the ball was not at release height then', () => {
+      // the teammate and the player under the basket are off the flight's plane; the defender stands in it, but the ball
+      // passed over him at 3.6 m
+      expect(flightFromFeet(court, piece, others, 30, 1)).toBeNull();
+      expect(flightFromFeet(court, piece, defender, 30, 1)).toBeNull();
+      // the shooter seen half a second before the release (gathering the ball): too early for this flight
+      expect(flightFromFeet(court, piece, shooter.map((b) => ({ ...b, frame: b.frame - 15 })), 30, 1)).toBeNull();
+    });
+
+    it("refuses a box seen once, and two bodies on the flight's line that stand apart", () => {
+      expect(flightFromFeet(court, piece, shooter.slice(0, FEET_MIN_SIGHTINGS - 1), 30, 1)).toBeNull();
+      expect(flightFromFeet(court, piece, shooter.slice(0, FEET_MIN_SIGHTINGS), 30, 1)).not.toBeNull();
+      // each fits on its own: the ball passed at a release height 0.9 m before and after the shooter's spot
+      const along = (k: number, frames: number[]) => feetAt((x * (d + BALL_AHEAD_M + k)) / d, (y * (d + BALL_AHEAD_M + k)) / d, frames);
+      const behind = along(-0.9, [94, 96, 98, 100, 102]);
+      const ahead = along(0.9, [97, 99, 101]);
+      expect(flightFromFeet(court, piece, behind, 30, 1)).not.toBeNull();
+      expect(flightFromFeet(court, piece, ahead, 30, 1)).not.toBeNull();
+      // together, 1.8 m apart (more than FEET_SPREAD_M, this test's premise): which of them threw it is not known
+      expect(1.8).toBeGreaterThan(FEET_SPREAD_M);
+      expect(flightFromFeet(court, piece, [...behind, ...ahead], 30, 1)).toBeNull();
     });
   });
 

@@ -635,6 +635,8 @@ export interface Flight3D {
   sizes: number[];
   /** Sightings of a rise tracked apart the flight was placed with ({@link riseTrackedApart}); absent when placed from its own track. */
   rise?: number;
+  /** Body sightings the flight was placed from ({@link flightFromFeet}); absent when placed from the ball alone. */
+  feet?: number;
 }
 
 /**
@@ -664,6 +666,53 @@ export function reconstructFlight(
   timeScale: number,
   camAt?: (frame: number) => CourtCamera,
 ): Flight3D | null {
+  const plane = flightPlane(fit, pts, fps, timeScale, camAt);
+  const best = plane?.best;
+  if (!plane || !best) return null;
+  const { gpf, t } = plane;
+  // height z(t) = b0 + b1 t − ½ g t²: earliest time at release height on the rise
+  const [b0, b1] = best.b;
+  // only seen above the rim next to it: where it came from is not in the track
+  if (b0 > RIM_HEIGHT_M && Math.abs(best.a[0]) < 1.5) return null;
+  let tRel = 0;
+  if (b0 > RELEASE_HEIGHT_M) {
+    const disc = b1 * b1 - 2 * gpf * (RELEASE_HEIGHT_M - b0);
+    const root = disc >= 0 ? (b1 - Math.sqrt(disc)) / gpf : NaN;
+    // first seen well above the hands and the release cannot be reached within a shot's flight time: unknown origin
+    if (!(root <= 0 && root > -(1.6 * fps) / timeScale)) {
+      if (b0 > RELEASE_HEIGHT_M + 0.6) return null;
+    } else tRel = root;
+  }
+  // a long extrapolation from a short piece near the top is a guess
+  if (-tRel > MAX_RELEASE_REACH * t[t.length - 1]) return null;
+  const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
+  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: median(best.sizes), sizes: best.sizes };
+}
+
+/** A flight's track seen in one vertical plane through the basket (see {@link flightPlane}). */
+interface PlaneFit {
+  /** Bearing (radians). */
+  th: number;
+  /** Distance along the plane from the basket, linear in frames since the first sighting: [p0, p1, rms] (m). */
+  a: [number, number, number];
+  /** Height plus ½ g t², linear in frames: [p0, p1, rms] (m). */
+  b: [number, number, number];
+  rms: number;
+  sizes: number[];
+}
+
+/**
+ * The ballistic fit of a track in the vertical plane of each bearing through the basket (see
+ * {@link reconstructFlight}): `at(th)` fits one bearing, `best` is the bearing that fits best.
+ * Null for fewer than six sightings.
+ */
+function flightPlane(
+  fit: CourtFit,
+  pts: Array<{ frame: number; x: number; y: number; r: number }>,
+  fps: number,
+  timeScale: number,
+  camAt?: (frame: number) => CourtCamera,
+): { at: (th: number) => PlaneFit | null; best: PlaneFit | null; t: number[]; gpf: number } | null {
   if (pts.length < 6) return null;
   const cam = fit.camera;
   const f0 = pts[0].frame;
@@ -671,7 +720,7 @@ export function reconstructFlight(
   const rays = pts.map((p) => rayOf(camAt ? camAt(p.frame) : cam, p.x, p.y));
   const gpf = GRAVITY * (timeScale / fps) ** 2;
   const [px, py, pz] = cam.pos;
-  const evalBearing = (th: number) => {
+  const at = (th: number): PlaneFit | null => {
     const c = Math.cos(th);
     const sn = Math.sin(th);
     const along: number[] = [];
@@ -693,35 +742,90 @@ export function reconstructFlight(
     const b = fitLine(t, zg);
     return { th, a, b, rms: Math.hypot(a[2], b[2]), sizes };
   };
-  let best: ReturnType<typeof evalBearing> = null;
+  let best: PlaneFit | null = null;
   const deg = Math.PI / 180;
   for (let th = -95; th <= 95; th += 1) {
-    const e = evalBearing(th * deg);
+    const e = at(th * deg);
     if (e && (!best || e.rms < best.rms)) best = e;
   }
-  if (!best) return null;
-  const th0 = best.th;
-  for (let k = -10; k <= 10; k++) {
-    const e = evalBearing(th0 + k * 0.1 * deg);
-    if (e && e.rms < best.rms) best = e;
+  if (best) {
+    const th0 = best.th;
+    for (let k = -10; k <= 10; k++) {
+      const e = at(th0 + k * 0.1 * deg);
+      if (e && e.rms < best.rms) best = e;
+    }
   }
-  // height z(t) = b0 + b1 t − ½ g t²: earliest time at release height on the rise
-  const [b0, b1] = best.b;
-  // only seen above the rim next to it: where it came from is not in the track
-  if (b0 > RIM_HEIGHT_M && Math.abs(best.a[0]) < 1.5) return null;
-  let tRel = 0;
-  if (b0 > RELEASE_HEIGHT_M) {
-    const disc = b1 * b1 - 2 * gpf * (RELEASE_HEIGHT_M - b0);
-    const root = disc >= 0 ? (b1 - Math.sqrt(disc)) / gpf : NaN;
-    // first seen well above the hands and the release cannot be reached within a shot's flight time: unknown origin
-    if (!(root <= 0 && root > -(1.6 * fps) / timeScale)) {
-      if (b0 > RELEASE_HEIGHT_M + 0.6) return null;
-    } else tRel = root;
+  return { at, best, t, gpf };
+}
+
+/** A body's feet seen in one frame (pixels: the bottom centre of its box). */
+export interface FeetSighting {
+  frame: number;
+  x: number;
+  y: number;
+}
+
+/** How long (s) before a flight's first sighting its release may lie for {@link flightFromFeet}: a shot's flight time. */
+export const FEET_REACH_S = 1.6;
+/** How far (s) a body's sighting may be from the release time a flight followed back to its feet gives it. */
+export const FEET_FRAME_SLACK_S = 0.3;
+/** The release height range (m) a flight followed back to a body's feet must pass through there. */
+export const FEET_RELEASE_Z_M: [number, number] = [1.8, 3.4];
+/** How much worse (m RMS) than its own best plane a flight may fit the plane through a body's feet. */
+export const FEET_PLANE_SLACK_M = 0.05;
+/** A flight is placed from a body seen at least this many times near the release: a single box's bottom is no body. */
+export const FEET_MIN_SIGHTINGS = 2;
+/** The bodies that fit a flight must stand together: the feet read farthest from their median within this (m). */
+export const FEET_SPREAD_M = 1.2;
+
+/**
+ * A flight first seen high (its origin not in its track, see {@link reconstructFlight}) placed from the feet of the
+ * body that threw it. Each body sighting near the release is back-projected to the floor; it is the shooter's when the
+ * flight, fitted in the vertical plane through the basket and those feet, fits the ballistic model nearly as well as
+ * in its own best plane ({@link FEET_PLANE_SLACK_M}), and followed back in time reaches the feet's distance
+ * ({@link BALL_AHEAD_M} in front of them) within a shot's flight time, at a release height ({@link FEET_RELEASE_Z_M})
+ * and at the moment the body was seen (within {@link FEET_FRAME_SLACK_S}). Three independent checks: a body elsewhere
+ * on the floor (a defender, a teammate on the wing) fails one of them. The sightings that pass must be one body's
+ * ({@link FEET_SPREAD_M}); their median is the origin. `pts` and `bodies` are in the fit's pixels.
+ */
+export function flightFromFeet(
+  fit: CourtFit,
+  pts: Array<{ frame: number; x: number; y: number; r: number }>,
+  bodies: FeetSighting[],
+  fps: number,
+  timeScale: number,
+  camAt?: (frame: number) => CourtCamera,
+): Flight3D | null {
+  const plane = flightPlane(fit, pts, fps, timeScale, camAt);
+  if (!plane?.best || !bodies.length) return null;
+  const { best, gpf } = plane;
+  const perS = fps / timeScale;
+  const f0 = pts[0].frame;
+  const ok: Array<{ x: number; y: number; e: PlaneFit }> = [];
+  for (const b of bodies) {
+    const floor = backProject(camAt ? camAt(b.frame) : fit.camera, b.x, b.y, 0);
+    if (!floor) continue;
+    const d = Math.hypot(floor.x, floor.y);
+    const th = Math.atan2(floor.y, floor.x);
+    if (d < 1 || d > 16 || Math.abs(th) > (95 * Math.PI) / 180) continue;
+    const e = plane.at(th);
+    if (!e || e.rms > Math.min(best.rms + FEET_PLANE_SLACK_M, MAX_FLIGHT_RMS_M)) continue;
+    const [a0, a1] = e.a;
+    // the ball flies towards the basket: where was it BALL_AHEAD_M in front of these feet, and how high
+    if (!(a1 < 0)) continue;
+    const tRel = (d - BALL_AHEAD_M - a0) / a1;
+    if (tRel > FEET_FRAME_SLACK_S * perS || tRel < -FEET_REACH_S * perS) continue;
+    const z = e.b[0] + e.b[1] * tRel - 0.5 * gpf * tRel * tRel;
+    if (z < FEET_RELEASE_Z_M[0] || z > FEET_RELEASE_Z_M[1]) continue;
+    if (Math.abs(b.frame - (f0 + tRel)) > FEET_FRAME_SLACK_S * perS) continue;
+    ok.push({ ...floor, e });
   }
-  // a long extrapolation from a short piece near the top is a guess
-  if (-tRel > MAX_RELEASE_REACH * t[t.length - 1]) return null;
-  const s = best.a[0] + best.a[1] * tRel + BALL_AHEAD_M;
-  return { bearing: best.th, origin: { x: s * Math.cos(best.th), y: s * Math.sin(best.th) }, rms: best.rms, sizeRatio: median(best.sizes), sizes: best.sizes };
+  if (ok.length < FEET_MIN_SIGHTINGS) return null;
+  const mx = median(ok.map((o) => o.x));
+  const my = median(ok.map((o) => o.y));
+  if (ok.some((o) => Math.hypot(o.x - mx, o.y - my) > FEET_SPREAD_M)) return null;
+  const e = ok.reduce((p, q) => (Math.abs(Math.atan2(q.y, q.x) - Math.atan2(my, mx)) < Math.abs(Math.atan2(p.y, p.x) - Math.atan2(my, mx)) ? q : p)).e;
+  return { bearing: Math.atan2(my, mx), origin: { x: mx, y: my }, rms: e.rms, sizeRatio: median(e.sizes), sizes: e.sizes, feet: ok.length };
 }
 
 /** Sightings a rise tracked apart may lose at either end to fly on one throw with the flight (see {@link riseTrackedApart}). */
@@ -1249,24 +1353,32 @@ export function placeShots(
      * is a later piece of that track (within {@link MAX_FLIGHT_RMS_M} of the ballistic model; run version 66).
      */
     tracks?: Track[];
+    /** The bodies seen between two frames (stabilised px, their feet: the bottom centre of the box), for {@link flightFromFeet}. */
+    bodies?: (from: number, to: number) => FeetSighting[];
   } = {},
 ): ShotPlacement[] {
   const { refit, rims, views } = opts;
   const courtRead = views ? views.some((v) => v !== null) : court !== null;
   const viewOf = (c: CourtFit | null, i: number): CourtView | null => (views ? views[i] : c ? { fit: c, dx: 0, dy: 0 } : null);
+  // a view's pixels from stabilised ones, and a moving camera's turn at each frame ({@link turnedCamera})
+  const viewGeometry = (v: CourtView) => {
+    const path = opts.path;
+    if (path && v.index !== undefined) {
+      const at = v.index;
+      return {
+        toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] }),
+        camAt: (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]),
+      };
+    }
+    return { toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + v.dx, y: p.y + v.dy }), camAt: undefined };
+  };
   const flightsOf = (c: CourtFit | null) =>
     shots.map((s, i) => {
       const v = viewOf(c, i);
       if (!v) return null;
       const path = opts.path;
-      const place = (pts: BallCandidate[]) => {
-        if (path && v.index !== undefined) {
-          const at = v.index;
-          const turned = (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]);
-          return reconstructFlight(v.fit, pts.map((p) => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] })), fps, timeScale, turned);
-        }
-        return reconstructFlight(v.fit, v.dx || v.dy ? pts.map((p) => ({ ...p, x: p.x + v.dx, y: p.y + v.dy })) : pts, fps, timeScale);
-      };
+      const { toView, camAt } = viewGeometry(v);
+      const place = (pts: BallCandidate[]) => reconstructFlight(v.fit, pts.map((p) => toView(p)), fps, timeScale, camAt);
       const inFlight = (pts: BallCandidate[]) => pts.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
       const arcPts = inFlight(s.arc.points);
       const own = place(arcPts);
@@ -1306,6 +1418,21 @@ export function placeShots(
   if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
     sized = false;
     flights = flights.map(() => null);
+  }
+  // a flight whose origin is not in its track: placed from the feet of a body that fits it (run version 73)
+  if (sized && opts.bodies) {
+    const bodies = opts.bodies;
+    flights = flights.map((f, i) => {
+      const v = viewOf(court, i);
+      const s = shots[i];
+      if (f || !v) return f;
+      const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+      if (pts.length < 6) return null;
+      const { toView, camAt } = viewGeometry(v);
+      const perS = fps / timeScale;
+      const near = bodies(pts[0].frame - Math.round(FEET_REACH_S * perS), pts[0].frame + Math.round(FEET_FRAME_SLACK_S * perS));
+      return flightFromFeet(v.fit, pts.map((p) => toView(p)), near.map((p) => toView(p)), fps, timeScale, camAt);
+    });
   }
   const fits = shots.map((_, i) => (sized ? (viewOf(court, i)?.fit ?? null) : null));
   const locs = shots.map((_, i) => {
@@ -1381,6 +1508,7 @@ export function placeShots(
       prevPath: paths[i],
       prevGap: gaps[i],
       rise: flight?.rise ?? null,
+      feet: flight?.feet ?? null,
     };
   });
 }
@@ -1434,6 +1562,8 @@ export interface ShotPlacement {
   prevGap: number | null;
   /** Sightings of the rise tracked apart the shot was placed with (see {@link riseTrackedApart}), or null. */
   rise: number | null;
+  /** Body sightings the shot was placed from ({@link flightFromFeet}), or null. */
+  feet: number | null;
 }
 
 /** A painted line: a thin ridge component at least this share of the frame width long (courts: 0.1–0.95 in most frames; test patterns, fractals: ≤ 0.03). */

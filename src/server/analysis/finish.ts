@@ -9,7 +9,7 @@ import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
-import { asOnePlayer, assignTeams, detectPasses, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
+import { asOnePlayer, assignTeams, detectPasses, feetBetween, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
 /** Input of the post-decode stage (runs in a worker). */
@@ -202,7 +202,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   const freeThrows = calm.map((c) => c < FREE_THROW_CALM);
   const shotActions = tagged.map((t, i) => shotAction(t.s, i, goals[t.k], t.k, path, fps, dims, shots.length, freeThrows[i]));
   const ballR = target?.ballR ?? medianR(arcs);
-  const players = linkPlayers(personObservations(features, path, ballR), Math.round(0.5 * fps));
+  const bodies = personObservations(features, path, ballR);
+  const players = linkPlayers(bodies, Math.round(0.5 * fps));
   const onePlayer = isOnePlayerSession(input.options);
   const solo = onePlayer || input.options.hasJerseys === false;
   assignTeams(players, { solo });
@@ -223,6 +224,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     views,
     path,
     tracks,
+    bodies: feetBetween(bodies),
   });
   // a make followed at its own end by a field-goal attempt within seconds was missed (full-court games; see sameEndVeto)
   const ends = goalEnds(goals, scoredOn);
