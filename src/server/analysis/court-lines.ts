@@ -824,8 +824,11 @@ export function flightFromFeet(
   const mx = median(ok.map((o) => o.x));
   const my = median(ok.map((o) => o.y));
   if (ok.some((o) => Math.hypot(o.x - mx, o.y - my) > FEET_SPREAD_M)) return null;
-  const e = ok.reduce((p, q) => (Math.abs(Math.atan2(q.y, q.x) - Math.atan2(my, mx)) < Math.abs(Math.atan2(p.y, p.x) - Math.atan2(my, mx)) ? q : p)).e;
-  return { bearing: Math.atan2(my, mx), origin: { x: mx, y: my }, rms: e.rms, sizeRatio: median(e.sizes), sizes: e.sizes, feet: ok.length };
+  const bearing = Math.atan2(my, mx);
+  // the plane fit of the accepted sighting nearest the origin's bearing
+  const off = (o: { x: number; y: number }) => Math.abs(Math.atan2(o.y, o.x) - bearing);
+  const { e } = ok.reduce((p, q) => (off(q) < off(p) ? q : p));
+  return { bearing, origin: { x: mx, y: my }, rms: e.rms, sizeRatio: median(e.sizes), sizes: e.sizes, feet: ok.length };
 }
 
 /** Sightings a rise tracked apart may lose at either end to fly on one throw with the flight (see {@link riseTrackedApart}). */
@@ -1322,6 +1325,11 @@ export function oneHoop(a: { x: number; y: number; w: number; id: number }, b: {
   return a.id === b.id || (Math.abs(a.x - b.x) < 1.5 * w && Math.abs(a.y - b.y) < 1.5 * w);
 }
 
+/** The sightings of `pts` between a shot's release and its rim arrival. */
+function flightPoints(s: ShotDetection, pts: BallCandidate[]): BallCandidate[] {
+  return pts.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+}
+
 /**
  * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
  * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
@@ -1379,8 +1387,7 @@ export function placeShots(
       const path = opts.path;
       const { toView, camAt } = viewGeometry(v);
       const place = (pts: BallCandidate[]) => reconstructFlight(v.fit, pts.map((p) => toView(p)), fps, timeScale, camAt);
-      const inFlight = (pts: BallCandidate[]) => pts.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
-      const arcPts = inFlight(s.arc.points);
+      const arcPts = flightPoints(s, s.arc.points);
       const own = place(arcPts);
       if (own || !opts.tracks) return own;
       const toRim = (pts: BallCandidate[]) => pts.filter((p) => p.frame <= s.rimFrame);
@@ -1389,7 +1396,7 @@ export function placeShots(
       if (fl) return { ...fl, rise: joined!.length - s.arc.points.length };
       // the flight on the shot's own track (run version 66): its arc may be a later piece of that track, the bounce
       // after rim arrival kept when two detections of the attempt merged, while the track still holds the flight
-      const trackPts = inFlight(opts.tracks.find((t) => t.id === s.arc.trackId)?.points ?? []);
+      const trackPts = flightPoints(s, opts.tracks.find((t) => t.id === s.arc.trackId)?.points ?? []);
       const onTrack = trackPts.length > arcPts.length ? place(trackPts) : null;
       return onTrack && onTrack.rms <= MAX_FLIGHT_RMS_M ? onTrack : null;
     });
@@ -1426,7 +1433,7 @@ export function placeShots(
       const v = viewOf(court, i);
       const s = shots[i];
       if (f || !v) return f;
-      const pts = s.arc.points.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
+      const pts = flightPoints(s, s.arc.points);
       if (pts.length < 6) return null;
       const { toView, camAt } = viewGeometry(v);
       const perS = fps / timeScale;
