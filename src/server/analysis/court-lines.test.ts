@@ -678,6 +678,22 @@ describe('shot placement', () => {
     expect(floorError(truth, fit!.camera)).toBeLessThan(0.2);
   });
 
+  it('reads each side of the board with starts of its own when both at once confirm no camera: a low corner view of thin lines', () => {
+    // lines thinner than a pixel (half paint, half wood) seen from 1.6 m up in the corner: the search over both sides
+    // settles on a camera whose lines cover under 40 % of what it shows; the court side's own starts find the camera
+    const truth = lookAt([9, 10, 1.6], [2.2, 0.3, 2.0], 58);
+    const img = renderCourt(truth, true, COURTS.fiba, { floor: [205, 160, 105], paint: 0.5 });
+    const rim = rimOf(truth);
+    const both = fitCourt(img, W, H, rim, 'any', undefined, STILL_FIT_STARTS);
+    expect(both === null || both.coverage < MIN_COVERAGE || both.matchedPx < MIN_MATCHED_PX).toBe(true);
+    const path = { ox: new Float64Array(3), oy: new Float64Array(3) };
+    const fit = courtReader([0, 1, 2].map((index) => ({ index, rgb: img })), path, W, H)(rim);
+    expect(fit).not.toBeNull();
+    expect(fit!.coverage).toBeGreaterThan(0.8);
+    expect(cameraSide(fit!)).toBe('court');
+    expect(floorError(truth, fit!.camera)).toBeLessThan(0.3);
+  });
+
   it('finds only cameras a person films with: at least 1 m up, within 30 m of the basket, a field of view up to 80°', () => {
     const plausible = (c: CourtCamera) => {
       const fov = (2 * Math.atan(W / 2 / c.focal) * 180) / Math.PI;

@@ -1013,12 +1013,27 @@ export function courtReader(
       height,
     );
   };
+  const read = (rim: { x: number; y: number; w: number }, side: CameraSide) => {
+    const fit = fitCourt(bg!, width, height, rim, side, memo, STILL_FIT_STARTS);
+    return fit && linesConfirm(fit, width) ? fit : null;
+  };
   return (rim, side = 'any') => {
     if (bg === undefined) bg = background();
     if (!bg) return null;
-    const fit = fitCourt(bg, width, height, rim, side, memo, STILL_FIT_STARTS);
-    return fit && linesConfirm(fit, width) ? fit : null;
+    const fit = read(rim, side);
+    if (fit || side !== 'any') return fit;
+    // the best camera over both sides at once is not confirmed: each side is searched with starts of its own (run
+    // version 74; the starts spread over both sides missed the one a low corner camera's lines confirm), and the
+    // better line score of the two kept
+    const sides = [read(rim, 'court'), read(rim, 'behind')].filter((f): f is CourtFit => f !== null);
+    return sides.length ? sides.reduce((a, b) => (fitScore(b) > fitScore(a) ? b : a)) : null;
   };
+}
+
+/** A fit's line score at 3.5 px (model length on lines minus half the visible length off them, as the search scores it). */
+function fitScore(f: CourtFit): number {
+  const seen = f.coverage > 0 ? f.matchedPx / f.coverage : 0;
+  return f.matchedPx - 0.5 * (seen - f.matchedPx);
 }
 
 /** A fit the painted lines confirm: enough of the visible model on lines, as a share and in pixels (at 640 px). */
