@@ -1030,10 +1030,9 @@ export function courtReader(
   };
 }
 
-/** A fit's line score at 3.5 px (model length on lines minus half the visible length off them, as the search scores it). */
+/** A fit's line score at 3.5 px, as the search scores a pose ({@link netScore}). */
 function fitScore(f: CourtFit): number {
-  const seen = f.coverage > 0 ? f.matchedPx / f.coverage : 0;
-  return f.matchedPx - 0.5 * (seen - f.matchedPx);
+  return netScore({ hit: f.matchedPx, seen: f.coverage > 0 ? f.matchedPx / f.coverage : 0 });
 }
 
 /** A fit the painted lines confirm: enough of the visible model on lines, as a share and in pixels (at 640 px). */
