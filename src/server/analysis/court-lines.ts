@@ -1398,7 +1398,6 @@ export function placeShots(
     shots.map((s, i) => {
       const v = viewOf(c, i);
       if (!v) return null;
-      const path = opts.path;
       const { toView, camAt } = viewGeometry(v);
       const place = (pts: BallCandidate[]) => reconstructFlight(v.fit, pts.map((p) => toView(p)), fps, timeScale, camAt);
       const arcPts = flightPoints(s, s.arc.points);

@@ -44,14 +44,15 @@ export function personObservations(features: FrameFeatures[], path: CameraPath, 
   });
 }
 
+const cx = (o: PersonObs) => (o.x0 + o.x1) / 2;
+const cy = (o: PersonObs) => (o.y0 + o.y1) / 2;
+
 /** The feet (bottom centre of the box) of every body seen between two frames, inclusive, for `court-lines.ts#placeShots`. */
 export function feetBetween(perFrame: PersonObs[][]): (from: number, to: number) => Array<{ frame: number; x: number; y: number }> {
   return (from, to) =>
-    perFrame.slice(Math.max(0, from), Math.max(0, to + 1)).flatMap((obs) => obs.map((o) => ({ frame: o.frame, x: (o.x0 + o.x1) / 2, y: o.y1 })));
+    perFrame.slice(Math.max(0, from), Math.max(0, to + 1)).flatMap((obs) => obs.map((o) => ({ frame: o.frame, x: cx(o), y: o.y1 })));
 }
 
-const cx = (o: PersonObs) => (o.x0 + o.x1) / 2;
-const cy = (o: PersonObs) => (o.y0 + o.y1) / 2;
 const colourDist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 /**
