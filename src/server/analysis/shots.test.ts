@@ -558,6 +558,37 @@ describe('shots lost rising behind the board', () => {
     expect(Math.abs(found[0].rimFrame - 46)).toBeLessThanOrEqual(4);
   });
 
+  it('counts the ball seen coming back down on the followed fall, over the rim, as seen at the rim (run version 75)', () => {
+    // held-1305 at 84.3 s: a bank shot whose ball rose out of the frame's top, came back into view falling onto the
+    // board and was lost against it, seen twice within 1.5 rim widths of the rim. Here: released at (300, 300), out
+    // of view above y = 5 from frame 17 after the release to frame 50, at the rim's level 57.4 frames after it.
+    const at = (t: number) => ({ x: 300 + (100 / 57.4) * t, y: 300 - 24 * t + C * t * t });
+    const seenAt = (per: BallCandidate[][], t: number, dx = 0) => per[10 + t].push({ frame: 10 + t, x: at(t).x + dx, y: at(t).y, r: R, score: 0.8, ballColour: 0.7 });
+    const base = (): BallCandidate[][] => {
+      const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
+      for (let t = 0; t < 17; t++) seenAt(per, t);
+      seenAt(per, 55);
+      seenAt(per, 56);
+      return per;
+    };
+    const upOf = (per: BallCandidate[][]) => analyse(per).arcs.find((a) => a.points[0].frame === 10)!;
+    const twice = base();
+    expect(upOf(twice).points).toHaveLength(17);
+    expect(lostRisingArrival(upOf(twice), hoop, twice, 30, 1)).toBe(-1);
+    // seen on three frames of its way down, higher than 1.5 rim widths over the rim, before those two
+    const fell = base();
+    for (const t of [50, 51, 52]) {
+      expect(at(t).y).toBeLessThan(RIM.y - 1.5 * w);
+      seenAt(fell, t);
+    }
+    const arrival = lostRisingArrival(upOf(fell), hoop, fell, 30, 1);
+    expect(Math.abs(arrival - (10 + 57.4))).toBeLessThanOrEqual(2);
+    // the same sightings two rim widths aside are not that fall
+    const aside = base();
+    for (const t of [50, 51, 52]) seenAt(aside, t, -2 * w);
+    expect(lostRisingArrival(upOf(aside), hoop, aside, 30, 1)).toBe(-1);
+  });
+
   it('at a panning camera, holds a lost rise to the confidence of its rising flight, not the halved one (run version 30)', () => {
     const per: BallCandidate[][] = Array.from({ length: 100 }, () => []);
     rise(per, 10);

@@ -306,13 +306,24 @@ const halfFlightConfidence = (a: Arc) => 0.5 * Math.min(1, (a.points.length / 10
 export const LOST_RISE_RIM_SIGHTINGS = 3;
 
 /**
+ * How near (rim widths) the fall followed on from a rise lost at the top of the frame a sighting over the rim's level
+ * counts for {@link lostRisingArrival} (run version 75): held-1305 at 84.3 s, a bank shot from 1.6 m whose ball rose
+ * out of the frame's top at frame 2516, was seen again on the 7 frames before its rim arrival (2523–2529), 0.36–0.85
+ * rim widths from where the fall followed on put it, and was lost against the board: 2 frames with a sighting within
+ * 1.5 rim widths of the rim, 7 on the way down (arrival followed to 2531, the truth's 2529).
+ */
+export const LOST_RISE_ON_FALL = 1;
+
+/**
  * A flight lost while still rising above the rim, near the hoop, that no falling flight picks up again: seen from
  * the baseline, behind the board, the ball passes behind the opaque board on its way to the rim and comes out
  * below or beside it after a rim contact — bouncing up or sideways off the rim (a rim-out), or dropping through the
  * net — as short, broken pieces of track. Its parabola, followed on from the last sighting, says where it comes
- * down: when that is at the rim (rim level within one rim width of its centre, inside the hang time) and the ball
+ * down: when that is at the rim (rim level within {@link LOST_RISE_LAND} rim widths of its centre, inside the hang time) and the ball
  * is seen there (ball-like sightings within 1.5 rim widths of the rim on ≥ {@link LOST_RISE_RIM_SIGHTINGS} frames
- * from the last sighting to 0.5 s after that arrival), the flight is an attempt with that rim arrival. Returns the
+ * from the last sighting to 0.5 s after that arrival — or, over the rim's level until the arrival, within
+ * {@link LOST_RISE_ON_FALL} rim widths of where the fall followed on is then: a ball that rose out of the frame's top
+ * and is seen coming back down onto the board), the flight is an attempt with that rim arrival. Returns the
  * frame, or -1.
  */
 export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallCandidate[][], fps: number, timeScale: number): number {
@@ -334,9 +345,15 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
   }
   if (arrival < 0) return -1;
   const until = Math.min(candidates.length - 1, arrival + Math.round((0.5 / timeScale) * fps));
+  const atRim = (c: BallCandidate) => Math.abs(c.x - hoop.x) < 1.5 * w && Math.abs(c.y - hoop.y) < 1.5 * w;
   let seen = 0;
   for (let f = last.frame + 1; f <= until; f++) {
-    if ((candidates[f] ?? []).some((c) => c.score >= 0.4 && Math.abs(c.x - hoop.x) < 1.5 * w && Math.abs(c.y - hoop.y) < 1.5 * w)) seen++;
+    // until the arrival, a sighting over the rim's level where the fall followed on is then counts too (run version 75)
+    const k = f - last.frame;
+    const fx = p0.x + up.fit.e * k;
+    const fy = p0.y + vy * k + g * k * k;
+    const onFall = (c: BallCandidate) => f <= arrival && c.y < hoop.y && Math.hypot(c.x - fx, c.y - fy) < LOST_RISE_ON_FALL * w;
+    if ((candidates[f] ?? []).some((c) => c.score >= 0.4 && (atRim(c) || onFall(c)))) seen++;
   }
   return seen >= LOST_RISE_RIM_SIGHTINGS ? arrival : -1;
 }
