@@ -336,11 +336,13 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
   const g = ((0.5 * 9.81 * (w / 0.45)) / (fps * fps)) * timeScale * timeScale;
   const p0 = arcAt(up.fit, last.frame);
   const vy = vyAt(up, last.frame);
+  // where the fall followed on puts the ball k frames after the last sighting
+  const fallAt = (k: number) => ({ x: p0.x + up.fit.e * k, y: p0.y + vy * k + g * k * k });
   let arrival = -1;
   for (let k = 1; k <= maxHang; k++) {
-    const y = p0.y + vy * k + g * k * k;
-    if (y < hoop.y) continue;
-    if (Math.abs(p0.x + up.fit.e * k - hoop.x) <= LOST_RISE_LAND * w) arrival = last.frame + k;
+    const q = fallAt(k);
+    if (q.y < hoop.y) continue;
+    if (Math.abs(q.x - hoop.x) <= LOST_RISE_LAND * w) arrival = last.frame + k;
     break;
   }
   if (arrival < 0) return -1;
@@ -349,10 +351,8 @@ export function lostRisingArrival(up: Arc, hoop: HoopEstimate, candidates: BallC
   let seen = 0;
   for (let f = last.frame + 1; f <= until; f++) {
     // until the arrival, a sighting over the rim's level where the fall followed on is then counts too (run version 75)
-    const k = f - last.frame;
-    const fx = p0.x + up.fit.e * k;
-    const fy = p0.y + vy * k + g * k * k;
-    const onFall = (c: BallCandidate) => f <= arrival && c.y < hoop.y && Math.hypot(c.x - fx, c.y - fy) < LOST_RISE_ON_FALL * w;
+    const q = fallAt(f - last.frame);
+    const onFall = (c: BallCandidate) => f <= arrival && c.y < hoop.y && Math.hypot(c.x - q.x, c.y - q.y) < LOST_RISE_ON_FALL * w;
     if ((candidates[f] ?? []).some((c) => c.score >= 0.4 && (atRim(c) || onFall(c)))) seen++;
   }
   return seen >= LOST_RISE_RIM_SIGHTINGS ? arrival : -1;
