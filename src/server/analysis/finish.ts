@@ -7,7 +7,7 @@ import { belowHeadHeight, hoopPlausibility, insidePlayers, locateHoopsFromArcs, 
 import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-appearance';
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
-import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, PANNING_CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
+import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
 import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, feetBetween, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
@@ -176,7 +176,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
     const near = panArcs.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearDescents = descents.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
     const nearClose = closeLike.filter((a) => a.points[a.points.length - 1].frame >= span[0] && a.points[0].frame <= span[1]);
-    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, PANNING_CLOSE_SHOT_APEX, true, nearClose)
+    return detectShots(near, g, perFrame, tracks, fps, timeScale, probe, nearDescents, CLOSE_SHOT_APEX, true, nearClose)
       .filter((s) => inTrackedSpan(s, span) && panningConfident(s))
       .map((s) => ({ s, k }));
   });

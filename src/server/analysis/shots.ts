@@ -416,8 +416,9 @@ export const DESCENT_ACROSS_PER_DROP = 0.75;
  * How far above the rim (rim widths) a descent must start when its own track shows the ball thrown up into that
  * start from under the rim level in the second before (instead of 2.5). A close shot is followed all the way, but
  * its rise carries the hand's push and its fall the net's drag, so neither fits as a flight (measured: −0.57 g up,
- * 0.33 g down, the apex a 5-point piece, 1.3 rim widths over the rim); the same 1.2 rim widths a close shot must rise
- * over the rim in {@link shotFromUnderRim}. A rebound falling back came down onto the rim from above, not up from under it.
+ * 0.33 g down, the apex a 5-point piece, 1.3 rim widths over the rim); the 1.2 rim widths a fixed camera's close shot
+ * had to rise over the rim in {@link shotFromUnderRim} until run version 76. A rebound falling back came down onto the
+ * rim from above, not up from under it.
  */
 export const THROWN_DESCENT_ABOVE_RIM = 1.2;
 
@@ -486,7 +487,7 @@ export function shotFromUnderRim(
   fps: number,
   timeScale: number,
   leavesView: boolean,
-  minApex = 1.2,
+  minApex = CLOSE_SHOT_APEX,
 ): boolean {
   const w = hoop.w;
   if (start.y < hoop.y + 0.1 * w) return false;
@@ -860,14 +861,17 @@ export function panningConfident(s: Pick<ShotDetection, 'confidence' | 'origin'>
 }
 
 /**
- * Panning cameras: how far over the rim (rim widths) a flight that starts under the rim level, near the rim, must rise
- * to be a close shot rather than a rebound (1.2 for a fixed camera, see {@link shotFromUnderRim}). A broadcast camera
- * looks down from high up the stands, and a close shot's arc over the rim is foreshortened in the image: a 1.2 m
- * swish of a panning game (seed 537 at 62.5 s) rose from 0.9 rim widths under the rim to 0.8 over it and dropped
- * through the net, and was found only as a ball leaving the net, whose half confidence (0.5) a panning camera
- * does not take. A rebound bouncing up off the rim starts at the rim level, not under it.
+ * How far over the rim (rim widths) a flight that starts under the rim level, near the rim, must rise to be a close
+ * shot rather than a rebound (see {@link shotFromUnderRim}). A rebound bouncing up off the rim starts at the rim
+ * level, not under it, so the bar need not be high. Set for panning cameras first: a broadcast camera looks down from
+ * high up the stands, and a close shot's arc over the rim is foreshortened in the image — a 1.2 m swish of a panning
+ * game (seed 537 at 62.5 s) rose from 0.9 rim widths under the rim to 0.8 over it and dropped through the net, and was
+ * found only as a ball leaving the net, whose half confidence (0.5) a panning camera does not take. A fixed camera
+ * asked 1.2 until run version 76: held-1306's bank-out at 6.3 s, from 1.1 m, rose 1.0 rim widths over the rim and was
+ * lost; at 0.6 it is found, and no other attempt of the tuning, seen, fifth held-out, development and real sets or of
+ * the 108 transformed copies of the real clips changes (no false shot).
  */
-export const PANNING_CLOSE_SHOT_APEX = 0.6;
+export const CLOSE_SHOT_APEX = 0.6;
 
 /** Ball sightings falling below the net that a make shows (see {@link dropBelowNet}). */
 export const DROP_RUN_MADE = 4;
@@ -1056,7 +1060,7 @@ export function startRimWidth(hoop: Pick<HoopEstimate, 'w' | 'ballR'>): number {
  * into the rim zone (or passes close to it, for air balls). Flights that start at the rim are
  * rebounds, not shots. Attempts closer than the minimum spacing are merged. `closeApex`: how far
  * over the rim (rim widths) a flight from under the rim must rise to be a close shot
- * ({@link shotFromUnderRim}; {@link PANNING_CLOSE_SHOT_APEX} for a panning camera's tracked hoops).
+ * ({@link shotFromUnderRim}, {@link CLOSE_SHOT_APEX}).
  */
 export function detectShots(
   arcs: Arc[],
@@ -1067,7 +1071,7 @@ export function detectShots(
   timeScale: number,
   motion?: MotionProbe,
   descents: Arc[] = [],
-  closeApex = 1.2,
+  closeApex = CLOSE_SHOT_APEX,
   boardStops = false,
   closeFlights: Arc[] = [],
 ): ShotDetection[] {
