@@ -356,7 +356,7 @@ async function syntheticFolder(which: SyntheticSet, offBallMotion: boolean): Pro
   const log = (l: string) => console.log(l);
   const [dir, set] =
     which === 'held-out'
-      ? ['synthetic-held-out-5', mod.heldOutBenchSet()]
+      ? ['synthetic-held-out-6', mod.heldOutBenchSet()]
       : which === 'seen'
         ? ['synthetic-held-out', mod.seenHeldOutBenchSet()]
         : ['synthetic', mod.syntheticBenchSet()];

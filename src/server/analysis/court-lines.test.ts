@@ -8,6 +8,8 @@ import {
   VIEW_FOCAL_SPREAD,
   courtVisible,
   cameraSide,
+  checkCourt,
+  looksDown,
   fitCourt,
   type CourtFitMemo,
   flightPathDistance,
@@ -641,6 +643,33 @@ describe('shot placement', () => {
     actions = shots.map(action);
     placeShots(actions, shots, mirrored, [0.9, 0.9], 30, 1, { refit: () => null });
     expect(actions.map((a) => a.is_three_point)).toEqual([null, null]);
+  });
+
+  it('checks a read by the ball sizes before the camera height is taken from it', () => {
+    // a low camera behind the shooter, whose lines alone also fit a high camera behind the board (mirrored): the ball
+    // would look smaller at release than at the rim there
+    const truth = lookAtRim([12, 0.8, 1.5], 58);
+    const right: CourtFit = { camera: truth, model: COURTS.fiba, coverage: 0.6, matchedPx: 200 };
+    const high: CourtFit = { camera: lookAtRim([-4.5, -0.8, 5.5], 58), model: COURTS.fiba, coverage: 0.6, matchedPx: 200 };
+    expect(looksDown(high)).toBe(true);
+    expect(looksDown(right)).toBe(false);
+    const shots = [detection(flightTrack(truth, 7.3, 1.0), true), detection(flightTrack(truth, 3.5, -1.0), true)];
+    // without another side's read the check drops the high one: no court, so no camera looking down
+    const dropped = checkCourt(shots, high, 30, 1, { refit: () => null });
+    expect(dropped).toMatchObject({ sized: false, read: true, court: high });
+    expect(dropped.flights).toEqual([null, null]);
+    expect(looksDown(dropped.sized ? dropped.court : null)).toBe(false);
+    // the other side's read agrees with the ball sizes and replaces it
+    const refitted = checkCourt(shots, high, 30, 1, { refit: (side) => (side === 'court' ? right : null) });
+    expect(refitted).toMatchObject({ sized: true, court: right });
+    expect(refitted.flights.every((f) => f !== null)).toBe(true);
+    // placeShots given the check's result places the shots as it does checking on its own
+    const actions = shots.map(action);
+    placeShots(actions, shots, high, [0.9, 0.9], 30, 1, { checked: refitted });
+    expect(actions.map((a) => a.is_three_point)).toEqual([true, false]);
+    const own = shots.map(action);
+    placeShots(own, shots, high, [0.9, 0.9], 30, 1, { refit: (side) => (side === 'court' ? right : null) });
+    expect(own).toEqual(actions);
   });
 
   it('reads thin lines on strongly coloured wood from a low view behind the baseline, where each line pixel is part floor', () => {

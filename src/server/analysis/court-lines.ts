@@ -1344,61 +1344,80 @@ function flightPoints(s: ShotDetection, pts: BallCandidate[]): BallCandidate[] {
   return pts.filter((p) => p.frame >= s.releaseFrame && p.frame <= s.rimFrame);
 }
 
+/** Options of {@link checkCourt} and {@link placeShots}. */
+export interface PlacementOptions {
+  /** Reads the court again with the camera on the given side of the board (see {@link CameraSide}). */
+  refit?: (side: 'court' | 'behind') => CourtFit | null;
+  /** Per shot, its target rim (stabilised px) and the hoop's id (see {@link oneHoop}). */
+  rims?: Array<{ x: number; y: number; w: number; id: number }>;
+  /** The camera moves (panning): its motion mask is never calm. */
+  moving?: boolean;
+  /** A moving camera's court, read per shot ({@link courtViewsAt}); `court` is then not used. */
+  views?: Array<CourtView | null>;
+  /** A moving camera's path: each flight point is seen by the view's camera turned to its frame ({@link turnedCamera}). */
+  path?: CameraPath;
+  /**
+   * The clip's ball tracks: a flight that cannot be placed on its own may be placed with its rise tracked apart
+   * ({@link riseTrackedApart}), or else from its own track's sightings between release and rim arrival when its arc
+   * is a later piece of that track (within {@link MAX_FLIGHT_RMS_M} of the ballistic model; run version 66).
+   */
+  tracks?: Track[];
+  /** The bodies seen between two frames (stabilised px, their feet: the bottom centre of the box), for {@link flightFromFeet}. */
+  bodies?: (from: number, to: number) => FeetSighting[];
+  /** The court already checked by {@link checkCourt} for these shots (it is not checked again). */
+  checked?: CheckedCourt;
+}
+
+/** The court a clip's shots are placed with, after the ball-size check of {@link checkCourt}. */
+export interface CheckedCourt {
+  /** The still camera's read (the other side of the board's, when only that one fits the ball sizes); null with none. */
+  court: CourtFit | null;
+  /** Per shot, its flight reconstructed with the court (null: not reconstructed, or the check failed). */
+  flights: Array<(Flight3D & { rise?: number }) | null>;
+  /** A court was read (a moving camera's: for some shot) and the flights' ball sizes agree with it. */
+  sized: boolean;
+  /** A court was read at all (before the check). */
+  read: boolean;
+}
+
+/** A shot's court view: a moving camera's own per shot, else the still camera's read. */
+function viewOf(views: Array<CourtView | null> | undefined, c: CourtFit | null, i: number): CourtView | null {
+  return views ? views[i] : c ? { fit: c, dx: 0, dy: 0 } : null;
+}
+
+/** A view's pixels from stabilised ones, and a moving camera's turn at each frame ({@link turnedCamera}). */
+function viewGeometry(v: CourtView, path: CameraPath | undefined) {
+  if (path && v.index !== undefined) {
+    const at = v.index;
+    return {
+      toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] }),
+      camAt: (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]),
+    };
+  }
+  return { toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + v.dx, y: p.y + v.dy }), camAt: undefined };
+}
+
 /**
- * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
- * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
- * before the release, relative to the clip's median; a free throw is taken while everybody waits).
- * A free throw needs a calm scene; with the geometry it must also be taken from near the
- * free-throw spot (a calm scene before a corner three or a layup is no free throw).
+ * Reconstructs the shots' flights with the court read and checks the read by the ball's size at the flights' depths
+ * (a wrong fit puts the flights at the wrong distance): a still camera's read whose median size ratio is out of
+ * {@link SIZE_RATIO_RANGE} is tried from the other side of the board (`refit`), and dropped when that fails too.
+ * Everything read from the court after it (where shots were taken, how high the camera looks from) takes the checked
+ * read, not the first one.
  */
-export function placeShots(
-  actions: ShotAction[],
+export function checkCourt(
   shots: ShotDetection[],
   court: CourtFit | null,
-  calm: number[],
   fps: number,
   timeScale: number,
-  opts: {
-    /** Reads the court again with the camera on the given side of the board (see {@link CameraSide}). */
-    refit?: (side: 'court' | 'behind') => CourtFit | null;
-    /** Per shot, its target rim (stabilised px) and the hoop's id (see {@link oneHoop}). */
-    rims?: Array<{ x: number; y: number; w: number; id: number }>;
-    /** The camera moves (panning): its motion mask is never calm. */
-    moving?: boolean;
-    /** A moving camera's court, read per shot ({@link courtViewsAt}); `court` is then not used. */
-    views?: Array<CourtView | null>;
-    /** A moving camera's path: each flight point is seen by the view's camera turned to its frame ({@link turnedCamera}). */
-    path?: CameraPath;
-    /**
-     * The clip's ball tracks: a flight that cannot be placed on its own may be placed with its rise tracked apart
-     * ({@link riseTrackedApart}), or else from its own track's sightings between release and rim arrival when its arc
-     * is a later piece of that track (within {@link MAX_FLIGHT_RMS_M} of the ballistic model; run version 66).
-     */
-    tracks?: Track[];
-    /** The bodies seen between two frames (stabilised px, their feet: the bottom centre of the box), for {@link flightFromFeet}. */
-    bodies?: (from: number, to: number) => FeetSighting[];
-  } = {},
-): ShotPlacement[] {
-  const { refit, rims, views } = opts;
-  const courtRead = views ? views.some((v) => v !== null) : court !== null;
-  const viewOf = (c: CourtFit | null, i: number): CourtView | null => (views ? views[i] : c ? { fit: c, dx: 0, dy: 0 } : null);
-  // a view's pixels from stabilised ones, and a moving camera's turn at each frame ({@link turnedCamera})
-  const viewGeometry = (v: CourtView) => {
-    const path = opts.path;
-    if (path && v.index !== undefined) {
-      const at = v.index;
-      return {
-        toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + path.ox[p.frame], y: p.y + path.oy[p.frame] }),
-        camAt: (f: number) => turnedCamera(v.fit.camera, path.ox[f] - path.ox[at], path.oy[f] - path.oy[at]),
-      };
-    }
-    return { toView: <P extends { frame: number; x: number; y: number }>(p: P): P => ({ ...p, x: p.x + v.dx, y: p.y + v.dy }), camAt: undefined };
-  };
+  opts: Pick<PlacementOptions, 'refit' | 'views' | 'path' | 'tracks'> = {},
+): CheckedCourt {
+  const { refit, views } = opts;
+  const read = views ? views.some((v) => v !== null) : court !== null;
   const flightsOf = (c: CourtFit | null) =>
     shots.map((s, i) => {
-      const v = viewOf(c, i);
+      const v = viewOf(views, c, i);
       if (!v) return null;
-      const { toView, camAt } = viewGeometry(v);
+      const { toView, camAt } = viewGeometry(v, opts.path);
       const place = (pts: BallCandidate[]) => reconstructFlight(v.fit, pts.map((p) => toView(p)), fps, timeScale, camAt);
       const arcPts = flightPoints(s, s.arc.points);
       const own = place(arcPts);
@@ -1418,43 +1437,74 @@ export function placeShots(
     const ratios = fl.filter((f): f is Flight3D => f !== null).map((f) => f.sizeRatio).sort((x, y) => x - y);
     return ratios.length ? ratios[ratios.length >> 1] : 1;
   };
+  const inRange = (r: number) => r >= SIZE_RATIO_RANGE[0] && r <= SIZE_RATIO_RANGE[1];
   let flights = flightsOf(court);
   let clipRatio = ratioOf(flights);
-  if (court && refit && !views && (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1])) {
+  if (court && refit && !views && !inRange(clipRatio)) {
     // the lane and the baseline alone fit a camera on either side of the board: the other side
     // may be the one the ball sizes agree with (a ball nearer the camera than the rim looks larger)
     const other = refit(cameraSide(court) === 'court' ? 'behind' : 'court');
     if (other) {
       const fl = flightsOf(other);
       const r = ratioOf(fl);
-      if (r >= SIZE_RATIO_RANGE[0] && r <= SIZE_RATIO_RANGE[1]) {
+      if (inRange(r)) {
         court = other;
         flights = fl;
         clipRatio = r;
       }
     }
   }
-  let sized = courtRead;
-  if (clipRatio < SIZE_RATIO_RANGE[0] || clipRatio > SIZE_RATIO_RANGE[1]) {
-    sized = false;
-    flights = flights.map(() => null);
-  }
+  if (!inRange(clipRatio)) return { court, flights: flights.map(() => null), sized: false, read };
+  return { court, flights, sized: read, read };
+}
+
+/**
+ * Whether a camera looks down on the rim (more than 1 m over it) by a court read — give it the checked read
+ * ({@link checkCourt}: null when the check dropped it); false without one, as at rim height.
+ */
+export function looksDown(court: CourtFit | null): boolean {
+  return !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;
+}
+
+/**
+ * Sets `is_free_throw`, `is_three_point`, `points` and `shot_world` of the shot actions from the
+ * court geometry (when read) and the calm-scene cue (`calm`: moving pixels away from the shooter
+ * before the release, relative to the clip's median; a free throw is taken while everybody waits).
+ * A free throw needs a calm scene; with the geometry it must also be taken from near the
+ * free-throw spot (a calm scene before a corner three or a layup is no free throw).
+ * The court is checked first ({@link checkCourt}), unless `opts.checked` brings the check's result.
+ */
+export function placeShots(
+  actions: ShotAction[],
+  shots: ShotDetection[],
+  court: CourtFit | null,
+  calm: number[],
+  fps: number,
+  timeScale: number,
+  opts: PlacementOptions = {},
+): ShotPlacement[] {
+  const { rims, views } = opts;
+  const checked = opts.checked ?? checkCourt(shots, court, fps, timeScale, opts);
+  court = checked.court;
+  const courtRead = checked.read;
+  const sized = checked.sized;
+  let flights = checked.flights;
   // a flight whose origin is not in its track: placed from the feet of a body that fits it (run version 73)
   if (sized && opts.bodies) {
     const bodies = opts.bodies;
     flights = flights.map((f, i) => {
-      const v = viewOf(court, i);
+      const v = viewOf(views, court, i);
       const s = shots[i];
       if (f || !v) return f;
       const pts = flightPoints(s, s.arc.points);
       if (pts.length < 6) return null;
-      const { toView, camAt } = viewGeometry(v);
+      const { toView, camAt } = viewGeometry(v, opts.path);
       const perS = fps / timeScale;
       const near = bodies(pts[0].frame - Math.round(FEET_REACH_S * perS), pts[0].frame + Math.round(FEET_FRAME_SLACK_S * perS));
       return flightFromFeet(v.fit, pts.map((p) => toView(p)), near.map((p) => toView(p)), fps, timeScale, camAt);
     });
   }
-  const fits = shots.map((_, i) => (sized ? (viewOf(court, i)?.fit ?? null) : null));
+  const fits = shots.map((_, i) => (sized ? (viewOf(views, court, i)?.fit ?? null) : null));
   const locs = shots.map((_, i) => {
     const flight = flights[i];
     const fit = fits[i];

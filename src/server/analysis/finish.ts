@@ -8,7 +8,7 @@ import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-a
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
-import { courtReader, courtViewsAt, courtVisible, panningCourtEnabled, placeShots, RIM_HEIGHT_M, type CourtFit, type ShotPlacement } from './court-lines';
+import { checkCourt, courtReader, courtViewsAt, courtVisible, looksDown, panningCourtEnabled, placeShots, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, feetBetween, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 
@@ -189,7 +189,11 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   tagged.sort((a, b) => a.s.rimFrame - b.s.rimFrame);
   const shots = tagged.map((t) => t.s);
   if (court === undefined) court = target ? readCourt(target) : null;
-  const lookingDown = !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;
+  const refit = (side: 'court' | 'behind') => (target ? readCourt(target, side) : null);
+  // a still camera's read, checked by the ball's size at its flights' depths, before anything takes the camera's height
+  // from it: a read the check drops says nothing of where the camera looks from (a moving camera's reads are per shot)
+  const checked = tracked.length ? undefined : checkCourt(shots, court, fps, timeScale, { refit, tracks });
+  const lookingDown = looksDown(checked ? (checked.sized ? checked.court : null) : court);
   netSwingVeto(shots, fps, timeScale, { lookingDown });
   if (lookingDown) reboundRiseVeto(shots, fps, timeScale);
   if (tracked.length) {
@@ -218,7 +222,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
       )
     : undefined;
   const placement = placeShots(shotActions, shots, court, calm, fps, timeScale, {
-    refit: (side) => (target ? readCourt(target, side) : null),
+    refit,
+    checked,
     rims: tagged.map((t) => ({ ...goals[t.k], id: t.k })),
     moving: tracked.length > 0,
     views,
