@@ -1,4 +1,4 @@
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,16 @@ describe('featureCacheKey', () => {
 
   it('is the same for the same file and settings', () => {
     expect(featureCacheKey(video, 2)).toBe(featureCacheKey(video, 2));
+  });
+
+  it('is the same for the file reached through a linked folder', async () => {
+    const link = `${dir}-link`;
+    await symlink(dir, link);
+    try {
+      expect(featureCacheKey(join(link, 'clip.mp4'), 2)).toBe(featureCacheKey(video, 2));
+    } finally {
+      await rm(link, { force: true });
+    }
   });
 
   it('changes with the pool size, the decode settings and the file', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import type { ExtractedVideo } from './index';
  * (hoop choice, shots, makes, players) does not change it. With the cache, `bench:analysis`
  * re-scores every set in minutes after such a change.
  *
- * An entry is keyed by what decides the features: the video file (absolute path, size, mtime),
+ * An entry is keyed by what decides the features: the video file (real path, size, mtime),
  * the source text of the extraction modules and everything they import (so any change to the
  * decode or the per-frame work misses the cache), the decode settings of the environment and
  * the worker pool's size (it decides where a long video's decode is split).
@@ -75,7 +75,8 @@ export function extractionSourcesHash(): string {
 
 /** The cache key of one video: its identity, the extraction sources, the decode settings and the pool size. */
 export function featureCacheKey(videoPath: string, poolSize: number): string {
-  const abs = resolve(videoPath);
+  // the real path: a set reached through a linked folder (a copy of the repository sharing its data) is the same video
+  const abs = realpathSync(resolve(videoPath));
   const st = statSync(abs);
   const h = createHash('sha256');
   h.update(JSON.stringify({ format: ENTRY_FORMAT, abs, size: st.size, mtime: Math.round(st.mtimeMs), poolSize, env: DECODE_ENV.map((k) => process.env[k] ?? '') }));
