@@ -656,9 +656,9 @@ describe('shot placement', () => {
     const shots = [detection(flightTrack(truth, 7.3, 1.0), true), detection(flightTrack(truth, 3.5, -1.0), true)];
     // without another side's read the check drops the high one: no court, so no camera looking down
     const dropped = checkCourt(shots, high, 30, 1, { refit: () => null });
-    expect(dropped).toMatchObject({ sized: false, read: true, court: high });
+    expect(dropped).toMatchObject({ sized: false, read: true, court: null });
     expect(dropped.flights).toEqual([null, null]);
-    expect(looksDown(dropped.sized ? dropped.court : null)).toBe(false);
+    expect(looksDown(dropped.court)).toBe(false);
     // the other side's read agrees with the ball sizes and replaces it
     const refitted = checkCourt(shots, high, 30, 1, { refit: (side) => (side === 'court' ? right : null) });
     expect(refitted).toMatchObject({ sized: true, court: right });

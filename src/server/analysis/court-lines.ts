@@ -1370,7 +1370,7 @@ export interface PlacementOptions {
 
 /** The court a clip's shots are placed with, after the ball-size check of {@link checkCourt}. */
 export interface CheckedCourt {
-  /** The still camera's read (the other side of the board's, when only that one fits the ball sizes); null with none. */
+  /** The still camera's read the ball sizes agree with (the other side of the board's, when only that one does); null when none does, or none was read. */
   court: CourtFit | null;
   /** Per shot, its flight reconstructed with the court (null: not reconstructed, or the check failed). */
   flights: Array<(Flight3D & { rise?: number }) | null>;
@@ -1454,13 +1454,13 @@ export function checkCourt(
       }
     }
   }
-  if (!inRange(clipRatio)) return { court, flights: flights.map(() => null), sized: false, read };
+  if (!inRange(clipRatio)) return { court: null, flights: flights.map(() => null), sized: false, read };
   return { court, flights, sized: read, read };
 }
 
 /**
  * Whether a camera looks down on the rim (more than 1 m over it) by a court read — give it the checked read
- * ({@link checkCourt}: null when the check dropped it); false without one, as at rim height.
+ * ({@link CheckedCourt.court}: null when the check dropped it); false without one, as at rim height.
  */
 export function looksDown(court: CourtFit | null): boolean {
   return !!court && court.camera.pos[2] > RIM_HEIGHT_M + 1;

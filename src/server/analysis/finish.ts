@@ -193,7 +193,7 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // a still camera's read, checked by the ball's size at its flights' depths, before anything takes the camera's height
   // from it: a read the check drops says nothing of where the camera looks from (a moving camera's reads are per shot)
   const checked = tracked.length ? undefined : checkCourt(shots, court, fps, timeScale, { refit, tracks });
-  const lookingDown = looksDown(checked ? (checked.sized ? checked.court : null) : court);
+  const lookingDown = looksDown(checked ? checked.court : court);
   netSwingVeto(shots, fps, timeScale, { lookingDown });
   if (lookingDown) reboundRiseVeto(shots, fps, timeScale);
   if (tracked.length) {
