@@ -30,6 +30,8 @@ export interface EvidenceRecord {
   evidence?: unknown;
   /** How the shot was placed on the court (see court-lines.ts#ShotPlacement). */
   placement?: unknown;
+  /** What the team step read of the shooter (see jersey.ts#ShooterTeam): the body's box and dominant colour, the read's team and what overruled it. */
+  team_read?: unknown;
 }
 
 /** Parses an evidence file (JSON Lines). */

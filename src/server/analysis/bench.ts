@@ -11,6 +11,7 @@ import { featureCacheKey, loadExtracted, storeExtracted } from './feature-cache'
 import { analyseVideo, extractVideo, finishExtracted } from './index';
 import { defaultPoolSize } from './pool';
 import { scoreClip, type ClipScore } from './scoring';
+import type { ShooterTeam } from './jersey';
 import { shotsOf, type AnalysisOptions, type AnalysisResult, type ShotAction } from './types';
 
 const verbose = process.argv.includes('--verbose');
@@ -114,6 +115,23 @@ async function analyseClip(file: string, options: AnalysisOptions): Promise<{ re
   return { res: await finishExtracted(x, options), cached: hit !== null };
 }
 
+/** The team step's read of one shot, compact for an evidence line (null without one). */
+function teamRead(d: ShooterTeam | undefined): Record<string, unknown> | null {
+  if (!d) return null;
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const smp = d.sample;
+  return {
+    read: d.read ?? null,
+    team: d.team,
+    overruled: d.overruled ?? null,
+    at: d.at ?? null,
+    r: d.r === undefined ? null : round(d.r),
+    box: smp?.box ?? null,
+    rgb: smp?.rgb?.map(Math.round) ?? null,
+    share: smp ? round(smp.share) : null,
+  };
+}
+
 /** Every shot's record of this run (see bench-evidence.ts), for `--evidence` and `--against`. */
 const evidence: EvidenceRecord[] = [];
 
@@ -150,6 +168,7 @@ function recordEvidence(set: string, clip: GroundTruthClip, res: AnalysisResult,
       result,
       evidence: res.makeEvidence?.[j] ?? null,
       placement: res.placement?.[j] ?? null,
+      team_read: teamRead(res.teamReads?.[j]),
     };
   });
   clip.attempts.forEach((t, i) => {
@@ -356,7 +375,7 @@ async function syntheticFolder(which: SyntheticSet, offBallMotion: boolean): Pro
   const log = (l: string) => console.log(l);
   const [dir, set] =
     which === 'held-out'
-      ? ['synthetic-held-out-6', mod.heldOutBenchSet()]
+      ? ['synthetic-held-out-7', mod.heldOutBenchSet()]
       : which === 'seen'
         ? ['synthetic-held-out', mod.seenHeldOutBenchSet()]
         : ['synthetic', mod.syntheticBenchSet()];

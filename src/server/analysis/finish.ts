@@ -11,6 +11,7 @@ import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, CLOSE_SHOT_APEX, 
 import { checkCourt, courtReader, courtViewsAt, courtVisible, looksDown, panningCourtEnabled, placeShots, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, feetBetween, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
+import type { ShooterTeam } from './jersey';
 
 /** Input of the post-decode stage (runs in a worker). */
 export interface FinishInput {
@@ -46,6 +47,8 @@ export interface FinishOutput {
   ends?: CourtEnd[];
   /** The stretches of one recording, `[start, end]` in seconds, of a clip cut together from several (`scenes.ts`); absent for a clip of one. */
   scenes?: Array<[number, number]>;
+  /** What the team step read of each shot action's shooter, in the same order (diagnostics, not an artifact; `jersey.ts`). */
+  teamReads?: ShooterTeam[];
 }
 
 /** A ball position in a frame, image pixels of the analysis frame. */

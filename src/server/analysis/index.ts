@@ -82,6 +82,7 @@ export async function finishExtracted(x: ExtractedVideo, options: AnalysisOption
       clusters: fin.clusters,
       makeEvidence: fin.evidence,
       placement: fin.placement,
+      ...(fin.teamReads ? { teamReads: fin.teamReads } : {}),
       ...(fin.scenes ? { scenes: fin.scenes } : {}),
       stats: {
         analysisWidth: geo.width,

@@ -537,6 +537,10 @@ export interface ShooterTeam {
   overruled?: 'end' | 'play';
   /** Where (analysis frame, image pixels of the ball) the sample was taken; null when no candidate frame was decoded. */
   at?: { frame: number; x: number; y: number } | null;
+  /** The ball's radius (image pixels) the sample was taken with. */
+  r?: number;
+  /** The team of the jersey read itself, before the end of the court or the flow of play overruled it. */
+  read?: 0 | 1 | null;
 }
 
 /** Shots whose release and pass frames are decoded in one request (see {@link attributeTeams}). */
@@ -620,7 +624,7 @@ export async function attributeTeams(
       }
       sample ??= smp;
     }
-    decisions.push({ shotId: s.id, sample, team: null, at: where });
+    decisions.push({ shotId: s.id, sample, team: null, at: where, r });
     const hold = (p: BallMoment) => heldAt(p, frames, backgroundAt(p.frame), geo);
     held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
   }
@@ -632,7 +636,7 @@ export async function attributeTeams(
   }
   const teams = teamColours(colourReads(decisions));
   if (!teams) return decisions;
-  for (const d of decisions) d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
+  for (const d of decisions) d.read = d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
   // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
   const byEnd = teamsByEnd(shots.map((s, i) => ({ team: decisions[i].team, end: courtEndsEnabled() ? (out.ends?.[s.hoop_id] ?? null) : null, t: s.release_t })));
   const overrule = (i: number, team: 0 | 1 | null, by: 'end' | 'play') => {

@@ -170,6 +170,8 @@ export interface AnalysisResult {
   makeEvidence?: FinishOutput['evidence'];
   /** Diagnostics (not an artifact): how each shot was placed on the court, in the order of the shot actions. */
   placement?: FinishOutput['placement'];
+  /** Diagnostics (not an artifact): what the team step read of each shot's shooter, in the order of the shot actions. */
+  teamReads?: FinishOutput['teamReads'];
   /** The stretches of one recording, `[start, end]` in seconds, of a video cut together from several; absent for a video of one. */
   scenes?: Array<[number, number]>;
 }

@@ -51,6 +51,6 @@ async function finishTask(task: FinishTaskInput): Promise<FinishOutput> {
   }
   const out = finishScenes({ ...input, features, samples }, scenes);
   if (!videoPath) return out;
-  await attributeTeamsFromVideo(out, { path: videoPath, samples, options: input.options, scenes }, geo);
-  return out;
+  const reads = await attributeTeamsFromVideo(out, { path: videoPath, samples, options: input.options, scenes }, geo);
+  return reads.length ? { ...out, teamReads: reads } : out;
 }
