@@ -129,6 +129,7 @@ function teamRead(d: ShooterTeam | undefined): Record<string, unknown> | null {
     box: smp?.box ?? null,
     rgb: smp?.rgb?.map(Math.round) ?? null,
     share: smp ? round(smp.share) : null,
+    spacing: d.spacing ? { distance: d.spacing.distance.map((v) => (v === null ? null : round(v))), n: d.spacing.n } : null,
   };
 }
 

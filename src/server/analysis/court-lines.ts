@@ -954,7 +954,12 @@ export const MIN_MATCHED_PX = 120;
 
 /** The side of the board the fitted camera is on (see {@link CameraSide}). */
 export function cameraSide(fit: CourtFit): 'court' | 'behind' {
-  return onSide(Math.atan2(fit.camera.pos[1], fit.camera.pos[0]), 'court') ? 'court' : 'behind';
+  return sideOfCamera(fit.camera);
+}
+
+/** The side of the board a court camera is on: `behind` the basket, looking up the court at the players' faces, or on the `court` side. */
+export function sideOfCamera(camera: CourtCamera): 'court' | 'behind' {
+  return onSide(Math.atan2(camera.pos[1], camera.pos[0]), 'court') ? 'court' : 'behind';
 }
 
 /** Frame `f`'s RGB picture drawn in the stabilised frame (bilinear; black where it falls outside the picture). */

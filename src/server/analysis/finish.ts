@@ -8,7 +8,7 @@ import { netTop, persistentRims, type NetTop, type RimCandidate } from './hoop-a
 import { goalEnds, type CourtEnd } from './court-ends';
 import { anchorPath, firmRuns, firmTrack, trackRims, type RimSample, type RimTrack } from './rim-tracks';
 import { detectShots, netSwingVeto, sameEndVeto, stopsOverRim, CLOSE_SHOT_APEX, panningConfident, reboundRiseVeto, unseenDropVeto, fastDropVeto, type MakeEvidence, type MotionProbe, type ShotDetection, type ShotOrigin } from './shots';
-import { checkCourt, courtReader, courtViewsAt, courtVisible, looksDown, panningCourtEnabled, placeShots, type CourtFit, type ShotPlacement } from './court-lines';
+import { checkCourt, courtReader, courtViewsAt, courtVisible, looksDown, panningCourtEnabled, placeShots, type CourtCamera, type CourtFit, type ShotPlacement } from './court-lines';
 import { asOnePlayer, assignTeams, detectPasses, feetBetween, isOnePlayerSession, linkPlayers, personObservations, playerNear, type PlayerTrack } from './players';
 import type { AnalysisOptions, AnalysisOutcome, BallRecord, ClusterRecord, HoopRecord, ShotAction, ActionRecord, PassAction, ReboundAction } from './types';
 import type { ShooterTeam } from './jersey';
@@ -47,6 +47,8 @@ export interface FinishOutput {
   ends?: CourtEnd[];
   /** The stretches of one recording, `[start, end]` in seconds, of a clip cut together from several (`scenes.ts`); absent for a clip of one. */
   scenes?: Array<[number, number]>;
+  /** A still camera's court read after the ball-size check (input of the team step's spacing read, `spacing.ts`; not an artifact). */
+  floor?: CourtCamera;
   /** What the team step read of each shot action's shooter, in the same order (diagnostics, not an artifact; `jersey.ts`). */
   teamReads?: ShooterTeam[];
 }
@@ -252,7 +254,8 @@ export function finishAnalysis(input: FinishInput): FinishOutput {
   // no hoop: `no_hoops` when a court (painted lines) is in view, `no_court` when nothing looks like one
   if (!target) outcome = courtInView() ? 'no_hoops' : 'no_court';
   else if (shots.length === 0) outcome = 'no_shots';
-  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement, ends };
+  const floor = checked?.court?.camera;
+  return { outcome, actions, balls, hoops, clusters, timeScale, evidence: shots.map((s) => ({ ...s.evidence, origin: s.origin })), moments, placement, ends, ...(floor ? { floor } : {}) };
 }
 
 /** See {@link ShotMoments}: up to 3 flights that travelled ≥ 3 ball diameters sideways, ended within 4.5 s before the release and started after the previous shot's end. */

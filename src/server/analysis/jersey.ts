@@ -8,6 +8,8 @@ import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
 import { FrameBuffers, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import type { Scene } from './scenes';
+import { foregroundThumb, offenceOf, spacingTeamsEnabled, teamSpacing, type ForegroundThumb, type TeamSpacing } from './spacing';
+import { sideOfCamera, type CourtCamera } from './court-lines';
 import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import { shotsOf, type AnalysisOptions, type ActionRecord, type BallRecord, type ClusterRecord, type HoopRecord, type ReboundAction, type ShotAction } from './types';
 
@@ -523,6 +525,8 @@ export interface TeamInput {
   moments?: ShotMoments[];
   /** The end of the court of each hoop, by hoop id (the finishing stage's `ends`); the team attacking it names its shots' team. */
   ends?: CourtEnd[];
+  /** A still camera's court read (the finishing stage's `floor`): where the players stand at release names the team on offence (`spacing.ts`). */
+  floor?: CourtCamera;
 }
 
 /** Per-shot diagnostics of {@link attributeTeams}. */
@@ -531,17 +535,26 @@ export interface ShooterTeam {
   sample: JerseySample | null;
   team: 0 | 1 | null;
   /**
-   * What named the team against, or without, the jersey read: the shot's end of the court
-   * (`court-ends.ts`) or the flow of play (`possession.ts`). The body read is then not the shooter's.
+   * What named the team against, or without, the jersey read: where the players stood, seen from behind the basket
+   * (`spacing.ts`), the shot's end of the court (`court-ends.ts`) or the flow of play (`possession.ts`). The body read
+   * is then not the shooter's.
    */
-  overruled?: 'end' | 'play';
+  overruled?: 'end' | 'play' | 'spacing';
   /** Where (analysis frame, image pixels of the ball) the sample was taken; null when no candidate frame was decoded. */
   at?: { frame: number; x: number; y: number } | null;
   /** The ball's radius (image pixels) the sample was taken with. */
   r?: number;
-  /** The team of the jersey read itself, before the end of the court or the flow of play overruled it. */
+  /** The team of the jersey read itself, before the spacing, the end of the court or the flow of play overruled it. */
   read?: 0 | 1 | null;
+  /** Where each team's players stood at release (`spacing.ts`; a still camera with a court read). */
+  spacing?: TeamSpacing;
 }
+
+/**
+ * The most the release frames' foregrounds kept for the spacing read may take (bytes; ~0.1 MB a shot at 640 px, so
+ * some 400 shots): a longer game's later shots keep their jersey reads.
+ */
+export const SPACING_MAX_BYTES = 48 * 1024 * 1024;
 
 /** Shots whose release and pass frames are decoded in one request (see {@link attributeTeams}). */
 export const SHOTS_PER_FETCH = 5;
@@ -553,7 +566,8 @@ export const SHOTS_PER_FETCH = 5;
 export const FETCHES_AHEAD = 2;
 
 /**
- * Names the shooter's team from the jersey under the ball at release (see {@link sampleShooter})
+ * Names the shooter's team from the jersey under the ball at release (see {@link sampleShooter}) — seen from behind
+ * the basket, from where the two teams stand (`spacing.ts`: the body at the ball is there as often the defender's) —
  * and makes the records agree with it: the team colours are learned from all shooters' samples,
  * every player track is re-assigned by its median torso colour, a track whose shots say
  * otherwise takes the team of its shots (the direct samples are better evidence than the
@@ -578,6 +592,10 @@ export async function attributeTeams(
   const rimW = new Map(out.hoops.map((h) => [h.id, h.w * geo.width]));
   const decisions: ShooterTeam[] = [];
   const held: Array<{ pass: HeldBall | null; rebound: HeldBall[] }> = [];
+  // a still camera behind the basket: each release frame's foreground, for the spacing read once the team colours are known
+  const spacingView = out.floor && sideOfCamera(out.floor) === 'behind' && spacingTeamsEnabled() ? out.floor : null;
+  const thumbs = new Map<number, ForegroundThumb>();
+  let thumbBytes = 0;
   const moments = players.moments && shots.length && players.moments.length === shots.length ? players.moments : null;
   const plans = shots.map((s, i) => {
     const r = ballRadius(out.balls, s.release_t, geo.width) ?? (rimW.get(s.hoop_id) ?? 0) / (2 * 1.875);
@@ -625,6 +643,15 @@ export async function attributeTeams(
       sample ??= smp;
     }
     decisions.push({ shotId: s.id, sample, team: null, at: where, r });
+    // the release frame, whichever frame the body was read in (a field goal's: players line the lane at a free throw)
+    const rf = spacingView && !s.is_free_throw && cands.length ? cands[0].frame : -1;
+    const bg = rf >= 0 ? backgroundAt(rf) : null;
+    const f = frames.get(rf);
+    if (bg && f && thumbBytes < SPACING_MAX_BYTES) {
+      const thumb = foregroundThumb({ rgb: f, width: geo.width, height: geo.height }, bg);
+      thumbs.set(i, thumb);
+      thumbBytes += thumb.index.byteLength + thumb.rgb.byteLength;
+    }
     const hold = (p: BallMoment) => heldAt(p, frames, backgroundAt(p.frame), geo);
     held.push({ pass: m ? firstHeld(m.pass.filter(passFrom), hold) : null, rebound: reboundHeld(reb, hold) });
   }
@@ -637,6 +664,27 @@ export async function attributeTeams(
   const teams = teamColours(colourReads(decisions));
   if (!teams) return decisions;
   for (const d of decisions) d.read = d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
+  // Seen from behind the basket, the defender closing out stands between the camera and the shooter, and the body at
+  // the ball is as often his as the shooter's: where the two teams stand names the team on offence instead (spacing.ts).
+  if (spacingView) {
+    const jerseyOf = (r: number, g: number, b: number) => {
+      if (isSkinLike(r, g, b)) return null;
+      const c = robustColour(r, g, b);
+      const t = teamOfColour(c, teams);
+      return t !== null && colourDistance(c, teams.centres[t]) < 0.5 * teams.separation ? t : null;
+    };
+    shots.forEach((s, i) => {
+      const thumb = thumbs.get(i);
+      if (!thumb) return;
+      const d = decisions[i];
+      d.spacing = teamSpacing(thumb, jerseyOf, spacingView, plans[i].r);
+      const team = offenceOf(d.spacing);
+      if (team !== null && team !== d.team) {
+        d.team = team;
+        d.overruled = 'spacing';
+      }
+    });
+  }
   // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
   const byEnd = teamsByEnd(shots.map((s, i) => ({ team: decisions[i].team, end: courtEndsEnabled() ? (out.ends?.[s.hoop_id] ?? null) : null, t: s.release_t })));
   const overrule = (i: number, team: 0 | 1 | null, by: 'end' | 'play') => {
