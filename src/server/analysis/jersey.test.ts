@@ -87,6 +87,19 @@ describe('sampleShooter', () => {
     expect(colourDistance(s.colour!, robustColour(...GREEN))).toBeLessThan(0.1);
   });
 
+  it("reads an orange kit (ball-coloured) as the jersey against a background image, the ball's own fringe left out", () => {
+    const ORANGE: RGB = [235, 120, 30];
+    const bg = frameOf(FLOOR);
+    const f = bg.slice();
+    drawShooter(f, 60, 30, ORANGE);
+    // the ball blurred upwards: a ball-coloured streak within two radii of its centre
+    rect(f, 58, 23, 63, 27, BALL);
+    const s = sampleShooter({ rgb: f, width: W, height: H }, { x: 60.5, y: 30.5, r: 3.5 }, { background: medianBackground([bg, bg, bg, bg, bg], W) });
+    expect(s.colour).not.toBeNull();
+    expect(colourDistance(s.colour!, robustColour(...ORANGE))).toBeLessThan(0.1);
+    expect(colourDistance(s.colour!, robustColour(...SKIN))).toBeGreaterThan(0.3);
+  });
+
   it('finds nothing when no body is attached to the ball', () => {
     const bg = frameOf(FLOOR);
     const f = bg.slice();

@@ -63,6 +63,15 @@ export interface JerseySample {
 /** Least skin area (in ball areas, πr²) for a body's skin colour to be read. */
 const MIN_SKIN = 0.25;
 
+/**
+ * How far from the ball's centre (ball radii) a ball-coloured pixel is taken for the ball (its blurred fringe) and left
+ * out of the body, against a still camera's background image; farther out it is the body's — an orange kit is
+ * ball-coloured (run version 79; before, every ball-coloured pixel was left out, and an orange team's shooters were
+ * read by their skin and shorts). Without a background image (a moving camera) every ball-coloured pixel is still left
+ * out: there a wooden floor's orange joins the bodies.
+ */
+export const BALL_COLOUR_REACH = 2.5;
+
 /** Least height (ball diameters) of the region attached to the ball for it to be a body. */
 const MIN_BODY = 3;
 
@@ -240,8 +249,10 @@ export function sampleShooter(
     const r = rgb[p];
     const g = rgb[p + 1];
     const b = rgb[p + 2];
-    if (Math.hypot(x + x0 - ball.x, y + y0 - ball.y) <= ball.r) continue;
-    if (isBallLike(r, g, b)) continue;
+    const fromBall = Math.hypot(x + x0 - ball.x, y + y0 - ball.y);
+    if (fromBall <= ball.r) continue;
+    // ball-coloured: the ball's fringe and blur; with a background image only near the ball (an orange kit is ball-coloured)
+    if (isBallLike(r, g, b) && (!background || fromBall <= BALL_COLOUR_REACH * ball.r)) continue;
     if (isSkinLike(r, g, b)) {
       skinAcc[0] += r;
       skinAcc[1] += g;
