@@ -1,3 +1,4 @@
+import { median } from './arcs';
 import { backProject, type CourtCamera } from './court-lines';
 import type { PixelBackground } from './jersey';
 
@@ -124,11 +125,7 @@ export function teamSpacing(thumb: ForegroundThumb, teamOf: (r: number, g: numbe
     const at = backProject(camera, sx / area + 0.5, y1 + 0.5, HEM_HEIGHT_M);
     if (at) dists[team].push(Math.hypot(at.x, at.y));
   }
-  const med = (v: number[]) => {
-    if (!v.length) return null;
-    const s = [...v].sort((a, b) => a - b);
-    return s[s.length >> 1];
-  };
+  const med = (v: number[]) => (v.length ? median(v) : null);
   return { distance: [med(dists[0]), med(dists[1])], n: [dists[0].length, dists[1].length] };
 }
 
