@@ -8,7 +8,7 @@ import { playTeamsEnabled, reboundTeamByPlay, teamsByPlay } from './possession';
 import { FrameBuffers, scaleFilter, type DecodeGeometry } from './decode';
 import type { BallMoment, ShotMoments } from './finish';
 import type { Scene } from './scenes';
-import { foregroundThumb, offenceOf, spacingTeamsEnabled, teamSpacing, type ForegroundThumb, type TeamSpacing } from './spacing';
+import { BG_TOLERANCE, foregroundThumb, offenceOf, spacingTeamsEnabled, teamSpacing, type ForegroundThumb, type TeamSpacing } from './spacing';
 import { sideOfCamera, type CourtCamera } from './court-lines';
 import { groupPlayers, isOnePlayerSession, SAME_PERSON_LOOK, SAME_PLAYER_SKIN, teamSizeOf, twoMeans, UNKNOWN_SKIN, type PlayerEvent } from './players';
 import { shotsOf, type AnalysisOptions, type ActionRecord, type BallRecord, type ClusterRecord, type HoopRecord, type ReboundAction, type ShotAction } from './types';
@@ -143,7 +143,7 @@ export function sampleShooter(
   ball: { x: number; y: number; r: number },
   against: ShooterBackground,
 ): JerseySample {
-  const { background = null, common = null, frequent = null, bgTolerance = 45 } = against;
+  const { background = null, common = null, frequent = null, bgTolerance = BG_TOLERANCE } = against;
   const { rgb, width, height } = frame;
   const d = Math.max(4, 2 * ball.r);
   const x0 = Math.max(0, Math.round(ball.x - 3.5 * d));
@@ -675,6 +675,11 @@ export async function attributeTeams(
   const teams = teamColours(colourReads(decisions));
   if (!teams) return decisions;
   for (const d of decisions) d.read = d.team = d.sample?.colour ? teamOfColour(d.sample.colour, teams) : null;
+  const overrule = (i: number, team: 0 | 1 | null, by: NonNullable<ShooterTeam['overruled']>) => {
+    if (team === null || team === decisions[i].team) return;
+    decisions[i].team = team;
+    decisions[i].overruled = by;
+  };
   // Seen from behind the basket, the defender closing out stands between the camera and the shooter, and the body at
   // the ball is as often his as the shooter's: where the two teams stand names the team on offence instead (spacing.ts).
   if (spacingView) {
@@ -687,22 +692,13 @@ export async function attributeTeams(
     shots.forEach((s, i) => {
       const thumb = thumbs.get(i);
       if (!thumb) return;
-      const d = decisions[i];
-      d.spacing = teamSpacing(thumb, jerseyOf, spacingView, plans[i].r);
-      const team = offenceOf(d.spacing);
-      if (team !== null && team !== d.team) {
-        d.team = team;
-        d.overruled = 'spacing';
-      }
+      const spacing = teamSpacing(thumb, jerseyOf, spacingView, plans[i].r);
+      decisions[i].spacing = spacing;
+      overrule(i, offenceOf(spacing), 'spacing');
     });
   }
   // where the jerseys side with one team per end of a full court, the end names the team of every shot taken there
   const byEnd = teamsByEnd(shots.map((s, i) => ({ team: decisions[i].team, end: courtEndsEnabled() ? (out.ends?.[s.hoop_id] ?? null) : null, t: s.release_t })));
-  const overrule = (i: number, team: 0 | 1 | null, by: 'end' | 'play') => {
-    if (team === null || team === decisions[i].team) return;
-    decisions[i].team = team;
-    decisions[i].overruled = by;
-  };
   byEnd.forEach((team, i) => overrule(i, team, 'end'));
   // the other shots through the flow of play: a make gives the ball to the other team, a miss mostly does too
   if (playTeamsEnabled()) {

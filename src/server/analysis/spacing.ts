@@ -20,8 +20,8 @@ export interface ForegroundThumb {
   rgb: Uint8Array;
 }
 
-/** Difference from the background (sum over R, G, B) from which a pixel is foreground (as `jersey.ts#sampleShooter`). */
-const BG_TOLERANCE = 45;
+/** Difference from a still camera's background (sum over R, G, B) from which a pixel is foreground (here and in `jersey.ts#sampleShooter`). */
+export const BG_TOLERANCE = 45;
 
 /**
  * A pixel that is the background darkened evenly (each channel 25–95 % of the background's, the three ratios within
